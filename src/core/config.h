@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "expr.h"
+#include "facts.h"
+
+/*
+ * Configuration: the active profile with its rules, read from INI files.
+ *
+ * Search path, first directory wins for each basename:
+ *   ROOT/etc/readahead-agent, ROOT/run/readahead-agent, ROOT/VENDOR_DIR
+ * readahead.conf picks the profile ([Agent] Profile=); profiles/NAME.conf
+ * holds [Profile] and [Rule NAME] sections. NAME.conf.d/\*.conf drop-ins,
+ * from all directories, merge in basename order over the main file. A file
+ * that is empty or a symlink to /dev/null masks the ones below it.
+ *
+ * A file with any error is dropped whole; the next file of that name down the
+ * search path stands in its place, so a typo in /etc never leaves devices
+ * with a half-read rule.
+ */
+
+#define RA_MATCH_MAX 256
+#define RA_RULE_PROPS_MAX 8
+#define RA_RULES_MAX 256
+#define RA_FILES_MAX 128
+#define RA_DIAGS_MAX 128
+#define RA_FILE_SIZE_MAX (64 * 1024)
+#define RA_PROFILE_NAME_MAX 64
+
+struct ra_rule_prop {
+        char key[64];
+        char glob[128];
+};
+
+struct ra_rule {
+        char section[64];
+        char file[RA_PATH_MAX];
+        unsigned line;
+
+        /* Match; an empty string or -1 matches anything. */
+        int kind; /* enum ra_kind */
+        unsigned classes;    /* bit mask of enum ra_class */
+        unsigned transports; /* bit mask of enum ra_transport */
+        int rotational;
+        int removable;
+        char names[RA_MATCH_MAX]; /* space-separated globs */
+        char mount_points[RA_MATCH_MAX];
+        char fstypes[RA_MATCH_MAX];
+        char servers[RA_MATCH_MAX];
+        char nfs_versions[RA_MATCH_MAX];
+        struct ra_rule_prop props[RA_RULE_PROPS_MAX];
+        unsigned n_props;
+
+        /* Action. keep: leave the device as the kernel set it. */
+        bool has_size;
+        bool keep;
+        struct ra_expr size;
+        char size_text[RA_EXPR_MAX_LEN];
+        char size_file[RA_PATH_MAX]; /* where Size= was last set */
+        unsigned size_line;
+        uint64_t min_kb, max_kb; /* 0: no clamp */
+};
+
+struct ra_profile {
+        char name[RA_PROFILE_NAME_MAX];
+        char description[RA_MATCH_MAX];
+        uint64_t default_kb;
+        uint64_t minimum_kb;
+        uint64_t maximum_kb;
+        bool memory_cap;
+        bool small_device_cap;
+        struct ra_rule *rules; /* evaluated in order; the last match wins */
+        size_t n_rules;
+};
+
+enum ra_file_state {
+        RA_FILE_USED,
+        RA_FILE_MASKED,    /* a file of the same name higher up wins */
+        RA_FILE_MASK,      /* empty or /dev/null: masks, adds nothing */
+        RA_FILE_BROKEN,    /* had errors, ignored */
+};
+
+struct ra_config_file {
+        char path[RA_PATH_MAX];
+        enum ra_file_state state;
+        bool dropin;
+};
+
+enum ra_diag_level {
+        RA_DIAG_ERROR,
+        RA_DIAG_WARNING,
+};
+
+struct ra_diag {
+        enum ra_diag_level level;
+        char file[RA_PATH_MAX];
+        unsigned line; /* 0: the whole file */
+        char message[200];
+};
+
+struct ra_config {
+        char root[RA_PATH_MAX];
+        struct ra_profile profile;
+        struct ra_config_file files[RA_FILES_MAX];
+        size_t n_files;
+        struct ra_diag diags[RA_DIAGS_MAX];
+        size_t n_diags;
+        size_t n_errors;
+};
+
+/*
+ * Loads the configuration below root ("" or NULL for /). Problems in files
+ * become diagnostics, never a failure: the result is always usable. Returns
+ * -ENOMEM only.
+ */
+int ra_config_load(const char *root, struct ra_config **ret);
+struct ra_config *ra_config_free(struct ra_config *c);
+
+/* Directories searched, in order of precedence, without root. */
+extern const char *const ra_config_dirs[];
+
+/* Parses one profile file into p (used by load, the fuzzer and the tests). */
+int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
+                            const char *buf, size_t len);
+void ra_profile_init(struct ra_profile *p);
+void ra_profile_done(struct ra_profile *p);

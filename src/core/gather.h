@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <libudev.h>
+
+#include "facts.h"
+
+/*
+ * Gathering facts: reads sysfs, udev properties and /proc. The only I/O in
+ * the core; everything here is read-only.
+ */
+
+/* Fills f for a whole-disk block device; classifies it. */
+int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
+
+/* MemTotal from /proc/meminfo, in KiB. */
+int ra_read_mem_total_kb(uint64_t *ret_kb);
+
+/* Reads a small sysfs attribute as an unsigned number. */
+int ra_read_u64_file(const char *path, uint64_t *ret);
+
+/*
+ * Pure: class, transport refinements and stripe geometry from the raw
+ * numbers in f, including the guard against bogus io_opt.
+ */
+void ra_facts_classify(struct ra_facts *f);
