@@ -68,6 +68,7 @@ struct ra_facts {
         enum ra_transport transport;
         bool rotational;
         bool removable;
+        bool optical;
         uint64_t size_bytes;
 
         /* Queue limits as the kernel reports them. */
@@ -85,10 +86,11 @@ struct ra_facts {
         /* md */
         char md_level[16];
         unsigned md_raid_disks;
+        unsigned md_layout;
 
         /* dm */
         char dm_target[16]; /* "lvm", "crypt", "multipath", "dm" */
-        char dm_slaves[RA_PATH_MAX];
+        char slaves[RA_PATH_MAX]; /* md members or dm lower devices */
 
         /* mounts (kind == RA_KIND_MOUNT) */
         char mount_point[RA_PATH_MAX];
@@ -102,7 +104,9 @@ struct ra_facts {
         uint64_t mem_total_kb;
         unsigned page_kb;
 
-        /* The value the kernel holds now; 0 with current_known false if unreadable. */
+        /* The read_ahead_kb attribute, and the value the kernel holds now
+         * (current_known false if unreadable). */
+        char attr_path[RA_PATH_MAX];
         uint64_t current_kb;
         bool current_known;
 

@@ -1,0 +1,540 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# bench/bench.sh: what readahead-agent costs udev, next to doing nothing, to
+# the cheapest possible helper, and to nfs-utils' nfsrahead.
+#
+#  1. change storm: N sparse loop devices (default 200), then
+#       udevadm trigger --action=change --subsystem-match=block \
+#               --sysname-match='loop*' <the bench's /sys paths>; udevadm settle
+#     timed R times (median) with one of these in /run/udev/rules.d, the
+#     variants interleaved round by round so drift hits them all alike:
+#       none     no rule (an empty file masks an installed one)
+#       trivial  IMPORT{program}=bench/trivial.c (exits 0) on block change disk
+#       agent    our rule: the installed /usr/lib/udev/rules.d one if there is
+#                one, else the template with the build-tree agent
+#       nfsrahead  99-nfs.rules adapted to the same events:
+#                PROGRAM="/usr/libexec/nfsrahead %k", ATTR{queue/read_ahead_kb}="%c"
+#  2. per call: peak RSS (/usr/bin/time -f %M), instructions (valgrind
+#     --tool=callgrind, "Collected"), wall time, of the agent run by hand with
+#     a real event environment (one of the loops, ACTION=change), dry run and
+#     real write, of the trivial program and of nfsrahead.
+#  3. add storm: attaching N loop devices that did not exist (each adds a
+#     block device and a bdi: bdi add, block add, block change), with no rule,
+#     with nfsrahead's own 99-nfs.rules, with ours, R_ADD times (median).
+#
+# Prints raw numbers on stderr and markdown tables on stdout (and in -o FILE).
+# Everything is undone on exit: loops detached, the devices it created
+# removed, rule files restored, rules reloaded, files deleted, and udevd
+# stopped if this script started it.
+#
+# Needs root. Run from anywhere:
+#   cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr && cmake --build build
+#   sudo bench/bench.sh -B build            # or with the agent installed
+#   sudo bench/bench.sh -n 400 -r 7 -o bench.md
+
+set -euo pipefail
+
+SELF_DIR=$(cd "$(dirname "$0")" && pwd)
+SRC_DIR=$(cd "$SELF_DIR/.." && pwd)
+
+N=200
+R=5
+R_ADD=3
+BASE=""
+BUILD_DIR=${RA_BUILD_DIR:-}
+AGENT=""
+CONF_ROOT=""
+DO_CHANGE=1
+DO_CALLS=1
+DO_ADD=1
+OUT=""
+CALLS=200 # direct invocations timed per program for wall time/call
+
+usage() {
+        cat <<EOF
+usage: $0 [options]
+  -n N       loop devices (default $N, at least 200 unless -f)
+  -r R       change-storm repetitions per variant, median reported (default $R)
+  -R R       add-storm repetitions per variant (default $R_ADD)
+  -B DIR     build directory with readahead-agent and testroot/
+             (default \$RA_BUILD_DIR, else $SRC_DIR/build)
+  -a PATH    agent binary to use (overrides -B and the installed one)
+  -c DIR     config root passed as --root to that agent (default BUILD/testroot)
+  -b INDEX   first loop index to create (default: above every existing one)
+  -C         skip the change storm     -P  skip per-call numbers
+  -A         skip the add storm        -f  allow N < 200 (quick runs)
+  -o FILE    also write the markdown tables to FILE
+EOF
+}
+
+force_small=0
+while getopts "n:r:R:B:a:c:b:CPAfo:h" opt; do
+        case $opt in
+        n) N=$OPTARG ;;
+        r) R=$OPTARG ;;
+        R) R_ADD=$OPTARG ;;
+        B) BUILD_DIR=$OPTARG ;;
+        a) AGENT=$OPTARG ;;
+        c) CONF_ROOT=$OPTARG ;;
+        b) BASE=$OPTARG ;;
+        C) DO_CHANGE=0 ;;
+        P) DO_CALLS=0 ;;
+        A) DO_ADD=0 ;;
+        f) force_small=1 ;;
+        o) OUT=$OPTARG ;;
+        h) usage; exit 0 ;;
+        *) usage >&2; exit 2 ;;
+        esac
+done
+[[ $N =~ ^[0-9]+$ && $R =~ ^[1-9][0-9]*$ && $R_ADD =~ ^[1-9][0-9]*$ ]] || { usage >&2; exit 2; }
+if [ "$N" -lt 200 ] && [ "$force_small" = 0 ]; then
+        echo "bench: -n $N: use at least 200 devices (or -f for a quick run)" >&2
+        exit 2
+fi
+[ "$N" -ge 1 ] || { echo "bench: -n must be at least 1" >&2; exit 2; }
+
+log() { printf 'bench: %s\n' "$*" >&2; }
+die() { printf 'bench: error: %s\n' "$*" >&2; exit 1; }
+
+[ "$(id -u)" -eq 0 ] || die "needs root (udev rules, loop devices)"
+for t in udevadm losetup truncate cc awk sort; do
+        command -v "$t" >/dev/null || die "$t is not installed"
+done
+
+RULE_DIR=/run/udev/rules.d
+RULE_80=$RULE_DIR/80-readahead-agent.rules
+RULE_99=$RULE_DIR/99-nfs.rules
+INSTALLED_RULE=/usr/lib/udev/rules.d/80-readahead-agent.rules
+INSTALLED_AGENT=/usr/libexec/readahead-agent
+NFSRAHEAD=/usr/libexec/nfsrahead
+NFS_RULE=""
+for f in /usr/lib/udev/rules.d/99-nfs.rules /lib/udev/rules.d/99-nfs.rules /etc/udev/rules.d/99-nfs.rules; do
+        [ -e "$f" ] && { NFS_RULE=$f; break; }
+done
+UDEVD=/lib/systemd/systemd-udevd
+
+W=""
+UDEVD_STARTED=0
+SAVED_80=""
+SAVED_99=""
+RULES_TOUCHED=0
+IDX=()     # loop indices this script created and still owns
+CREATED=() # those it attached (to detach)
+
+# ---------------------------------------------------------------- cleanup --
+
+detach_and_remove() {
+        # detach_and_remove: undoes every loop device in IDX.
+        local i dev bf
+        [ "${#IDX[@]}" -gt 0 ] || return 0
+        for i in "${IDX[@]}"; do
+                dev=/dev/loop$i
+                bf=$(cat "/sys/block/loop$i/loop/backing_file" 2>/dev/null || true)
+                # Only a device bound to one of our files is ours to detach.
+                if [ -n "$bf" ] && [[ $bf == "$W"/* ]]; then
+                        losetup -d "$dev" 2>/dev/null || log "could not detach $dev"
+                fi
+        done
+        udevadm settle --timeout=120 || true
+        "$W/loopctl" remove "${IDX[@]}" 2>/dev/null || {
+                # EBUSY while udev still holds one open: settle and retry once.
+                sleep 1
+                udevadm settle --timeout=120 || true
+                for i in "${IDX[@]}"; do
+                        [ -e "/sys/block/loop$i" ] && "$W/loopctl" remove "$i"
+                done
+        }
+        udevadm settle --timeout=120 || true
+        IDX=()
+}
+
+cleanup() {
+        local rc=$?
+        set +e
+        trap - EXIT INT TERM HUP
+        if [ -n "$W" ]; then
+                detach_and_remove
+        fi
+        if [ "$RULES_TOUCHED" = 1 ]; then
+                rm -f "$RULE_80" "$RULE_99"
+                [ -n "$SAVED_80" ] && mv -f "$SAVED_80" "$RULE_80"
+                [ -n "$SAVED_99" ] && mv -f "$SAVED_99" "$RULE_99"
+                udevadm control --reload
+        fi
+        if [ "$UDEVD_STARTED" = 1 ]; then
+                udevadm control --exit
+        fi
+        [ -n "$W" ] && rm -rf "$W"
+        exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+
+# ------------------------------------------------------------------ setup --
+
+if ! udevadm control --ping --timeout=5 >/dev/null 2>&1; then
+        [ -x "$UDEVD" ] || die "no udevd running and $UDEVD not found"
+        log "starting $UDEVD --daemon (stopped again at exit)"
+        "$UDEVD" --daemon
+        UDEVD_STARTED=1
+        for _ in $(seq 50); do
+                udevadm control --ping --timeout=1 >/dev/null 2>&1 && break
+                sleep 0.1
+        done
+fi
+[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
+[ -e /dev/loop-control ] || die "no loop device support"
+
+W=$(mktemp -d /tmp/ra-bench.XXXXXX)
+mkdir -p "$W/img"
+cc -O2 -o "$W/trivial" "$SELF_DIR/trivial.c"
+cc -O2 -o "$W/loopctl" "$SELF_DIR/loopctl.c"
+
+# Which agent, and which rule runs it.
+AGENT_MODE=""
+if [ -n "$AGENT" ]; then
+        AGENT_MODE=given
+elif [ -e "$INSTALLED_RULE" ] && [ -x "$INSTALLED_AGENT" ]; then
+        AGENT=$INSTALLED_AGENT
+        AGENT_MODE=installed
+else
+        [ -n "$BUILD_DIR" ] || BUILD_DIR=$SRC_DIR/build
+        AGENT=$BUILD_DIR/readahead-agent
+        AGENT_MODE=build
+fi
+[ -x "$AGENT" ] || die "no agent at $AGENT (build it, or use -B/-a)"
+if [ "$AGENT_MODE" != installed ] && [ -z "$CONF_ROOT" ]; then
+        [ -n "$BUILD_DIR" ] || BUILD_DIR=$(dirname "$AGENT")
+        CONF_ROOT=$BUILD_DIR/testroot
+        [ -d "$CONF_ROOT" ] || die "no config root at $CONF_ROOT (build the testroot target, or -c)"
+fi
+AGENT_ARGS=()
+[ -n "$CONF_ROOT" ] && AGENT_ARGS=(--root "$CONF_ROOT")
+case "$AGENT ${AGENT_ARGS[*]}" in
+*[[:space:]]*[[:space:]]*[[:space:]]* | *\"* | *%*)
+        # "agent --root DIR" has two spaces; more means a path with one.
+        die "agent path or config root contains characters a udev rule cannot carry" ;;
+esac
+log "agent: $AGENT ${AGENT_ARGS[*]} ($AGENT_MODE)"
+
+# Loop indices: N consecutive ones above everything that exists now.
+if [ -z "$BASE" ]; then
+        BASE=$(ls /sys/block /dev 2>/dev/null | sed -n 's/^loop\([0-9][0-9]*\)$/\1/p' | sort -n | tail -1)
+        BASE=$(((${BASE:-0} / 100 + 1) * 100))
+fi
+for ((i = BASE; i < BASE + N; i++)); do
+        [ ! -e "/sys/block/loop$i" ] || die "loop$i exists; choose another -b"
+done
+# Add-storm devices come after the change-storm ones.
+ADD_BASE=$((BASE + N))
+
+# The rules this script swaps. Anything already in /run is put back at exit.
+mkdir -p "$RULE_DIR"
+if [ -e "$RULE_80" ] || [ -L "$RULE_80" ]; then
+        SAVED_80=$W/saved-80.rules
+        mv "$RULE_80" "$SAVED_80"
+fi
+if [ -e "$RULE_99" ] || [ -L "$RULE_99" ]; then
+        SAVED_99=$W/saved-99.rules
+        mv "$RULE_99" "$SAVED_99"
+fi
+RULES_TOUCHED=1
+
+# Variant rules. Each is written as /run/udev/rules.d/80-readahead-agent.rules,
+# which masks an installed rule of that name; 99-nfs.rules is masked (empty
+# file) except in the add storm's nfsrahead variant.
+MATCH='ACTION=="change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk"'
+rule_text() {
+        case $1 in
+        none) printf '# bench: no rule (masks an installed one)\n' ;;
+        trivial) printf '%s, IMPORT{program}="%s"\n' "$MATCH" "$W/trivial" ;;
+        nfsrahead) printf '%s, PROGRAM="%s %%k", ATTR{queue/read_ahead_kb}="%%c"\n' "$MATCH" "$NFSRAHEAD" ;;
+        trivial-bdi) printf 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="%s %%k"\n' "$W/trivial" ;;
+        agent)
+                if [ "$AGENT_MODE" = installed ]; then
+                        return 1 # the installed file itself
+                fi
+                sed "s|@RA_AGENT_PATH@|$AGENT ${AGENT_ARGS[*]}|g" "$SRC_DIR/rules/80-readahead-agent.rules.in"
+                # >>> readahead-agent bdi rule (NFS and other bdi add events) <<<
+                # The project has no bdi rule yet. When rules/ grows one (a
+                # SUBSYSTEM=="bdi" section in the template is picked up by the
+                # sed above; a separate file must be emitted here, with
+                # @RA_AGENT_PATH@ replaced the same way), the add storm below
+                # measures it with no other change.
+                ;;
+        esac
+}
+agent_has_bdi_rule() {
+        if [ "$AGENT_MODE" = installed ]; then
+                grep -qs 'SUBSYSTEM=="bdi"' "$INSTALLED_RULE"
+        else
+                grep -qs 'SUBSYSTEM=="bdi"' "$SRC_DIR/rules/80-readahead-agent.rules.in"
+        fi
+}
+
+# use_rules VARIANT [nfs]: installs the variant; "nfs" keeps 99-nfs.rules live.
+CURRENT=""
+use_rules() {
+        local key="$1 ${2:-}"
+        [ "$CURRENT" = "$key" ] && return 0
+        rm -f "$RULE_80"
+        if rule_text "$1" >"$W/rule.tmp"; then
+                mv "$W/rule.tmp" "$RULE_80"
+        fi
+        if [ "${2:-}" = nfs ]; then
+                rm -f "$RULE_99"
+        else
+                : >"$RULE_99"
+        fi
+        udevadm control --reload
+        CURRENT=$key
+}
+
+now_ns() { date +%s%N; }
+median() { sort -n | awk '{ v[NR] = $1 } END { if (NR % 2) print v[(NR + 1) / 2]; else printf "%.0f\n", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+ms() { awk -v ns="$1" 'BEGIN { printf "%.1f", ns / 1e6 }'; }
+
+# attach_range FIRST COUNT: sparse 20 GiB files on /dev/loopFIRST...
+attach_range() {
+        local first=$1 count=$2 i f
+        for ((i = first; i < first + count; i++)); do
+                f=$W/img/$i.img
+                [ -e "$f" ] || truncate -s 20G "$f"
+                IDX+=("$i")
+                losetup "/dev/loop$i" "$f" || die "losetup /dev/loop$i failed"
+        done
+}
+
+MD=$W/report.md
+{
+        echo "### readahead-agent udev cost"
+        echo
+        echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`$AGENT\` ($AGENT_MODE)."
+        echo
+} >"$MD"
+
+# ----------------------------------------------------------- change storm --
+
+SYSPATHS=()
+if [ "$DO_CHANGE" = 1 ] || [ "$DO_CALLS" = 1 ]; then
+        use_rules none
+        log "creating $N sparse loop devices loop$BASE..loop$((BASE + N - 1))"
+        attach_range "$BASE" "$N"
+        udevadm settle --timeout=300
+        for ((i = BASE; i < BASE + N; i++)); do
+                SYSPATHS+=("/sys/devices/virtual/block/loop$i")
+        done
+fi
+
+storm() {
+        udevadm trigger --action=change --subsystem-match=block --sysname-match='loop*' "${SYSPATHS[@]}"
+        udevadm settle --timeout=300
+}
+
+declare -A CH_MED
+if [ "$DO_CHANGE" = 1 ]; then
+        VARIANTS=(none trivial agent)
+        if [ -x "$NFSRAHEAD" ]; then VARIANTS+=(nfsrahead); else log "no $NFSRAHEAD: nfsrahead variant skipped"; fi
+        declare -A CH_RAW
+        for ((r = 1; r <= R; r++)); do
+                for v in "${VARIANTS[@]}"; do
+                        use_rules "$v"
+                        storm # warm-up: rules parsed, agent's first write done
+                        t0=$(now_ns)
+                        storm
+                        t1=$(now_ns)
+                        CH_RAW[$v]+="$((t1 - t0)) "
+                        log "change storm round $r/$R $v: $(ms $((t1 - t0))) ms"
+                done
+        done
+        # What the agent left on the devices, as a sanity check.
+        use_rules agent
+        storm
+        vals=$(for p in "${SYSPATHS[@]}"; do cat "$p/queue/read_ahead_kb"; done | sort | uniq -c | awk '{ printf "%s x %s KiB; ", $1, $2 }')
+        log "read_ahead_kb after the agent's rule: $vals"
+        use_rules none
+        for v in "${VARIANTS[@]}"; do
+                # shellcheck disable=SC2086
+                CH_MED[$v]=$(printf '%s\n' ${CH_RAW[$v]} | median)
+        done
+        base=${CH_MED[none]}
+        {
+                echo "#### change storm: \`udevadm trigger --action=change\` on $N loop devices + \`udevadm settle\`, median of $R"
+                echo
+                echo "| rule on block change (disk) | wall ms | ms/event | added ms/event vs no rule |"
+                echo "|---|---:|---:|---:|"
+                for v in "${VARIANTS[@]}"; do
+                        case $v in
+                        none) label="no rule" ;;
+                        trivial) label="\`IMPORT{program}\` of a program that exits 0" ;;
+                        agent) label="readahead-agent (\`IMPORT{program}\`)" ;;
+                        nfsrahead) label="nfsrahead (\`PROGRAM\` + \`ATTR{queue/read_ahead_kb}\`)" ;;
+                        esac
+                        awk -v l="$label" -v t="${CH_MED[$v]}" -v b="$base" -v n="$N" -v v="$v" 'BEGIN {
+                                add = (v == "none") ? "-" : sprintf("%+.3f", (t - b) / 1e6 / n)
+                                printf "| %s | %.1f | %.3f | %s |\n", l, t / 1e6, t / 1e6 / n, add }'
+                done
+                echo
+                echo "Events are handled by several udev workers in parallel, so ms/event is wall time divided by events, not the time one event takes. Values left by the agent: ${vals%; }."
+                echo
+        } >>"$MD"
+fi
+
+# -------------------------------------------------------------- per call --
+
+if [ "$DO_CALLS" = 1 ]; then
+        use_rules none
+        dev=loop$BASE
+        mapfile -t EVENV < <(udevadm info --query=property --path="/devices/virtual/block/$dev" | grep -v '^READAHEAD_')
+        EVENV=("${EVENV[@]/#ACTION=*/}")
+        EVENV+=(ACTION=change)
+        log "event environment for the direct calls: ${EVENV[*]}"
+        ra_file=/sys/block/$dev/queue/read_ahead_kb
+        bdi=$(cat "/sys/block/$dev/dev")
+
+        # Each entry: label|setup|command...
+        CALL_LABELS=()
+        CALL_CMDS=()
+        CALL_PRE=()
+        add_call() { CALL_LABELS+=("$1"); CALL_PRE+=("$2"); CALL_CMDS+=("$3"); }
+        q() { printf '%q ' "$@"; }
+        add_call "readahead-agent --dry-run" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}" --dry-run)"
+        add_call "readahead-agent (value already right)" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
+        add_call "readahead-agent (writes)" "echo 4096 > $ra_file" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
+        add_call "trivial (exit 0)" ":" "$(q "$W/trivial")"
+        if [ -x "$NFSRAHEAD" ]; then
+                add_call "nfsrahead $dev (block change)" ":" "$(q "$NFSRAHEAD" "$dev")"
+                add_call "nfsrahead $bdi (bdi add)" ":" "$(q "$NFSRAHEAD" "$bdi")"
+        fi
+
+        # Makes the dry-run and "already right" calls see a settled device.
+        "$AGENT" "${AGENT_ARGS[@]}" </dev/null >/dev/null 2>&1 || true
+        run_env() { env -i "${EVENV[@]}" bash -c "$1" </dev/null >/dev/null 2>&1; }
+        have_time=0; [ -x /usr/bin/time ] && have_time=1
+        have_vg=0; command -v valgrind >/dev/null && have_vg=1
+        {
+                echo "#### per call, run by hand with the event environment of \`$dev\` (ACTION=change)"
+                echo
+                echo "| program | peak RSS KiB | instructions (callgrind) | wall µs/call (mean of $CALLS) |"
+                echo "|---|---:|---:|---:|"
+        } >>"$MD"
+        for k in "${!CALL_LABELS[@]}"; do
+                label=${CALL_LABELS[$k]}
+                pre=${CALL_PRE[$k]}
+                cmd=${CALL_CMDS[$k]}
+                rss="n/a"
+                if [ "$have_time" = 1 ]; then
+                        rss=$(for _ in 1 2 3 4 5; do
+                                eval "$pre"
+                                env -i "${EVENV[@]}" /usr/bin/time -f %M -o "$W/time.out" bash -c "exec $cmd" </dev/null >/dev/null 2>&1 || true
+                                cat "$W/time.out"
+                        done | median)
+                fi
+                ins="n/a"
+                if [ "$have_vg" = 1 ]; then
+                        eval "$pre"
+                        ins=$(env -i "${EVENV[@]}" bash -c "exec valgrind --tool=callgrind --callgrind-out-file=/dev/null $cmd" </dev/null 2>&1 >/dev/null |
+                                sed -n 's/.*Collected : *\([0-9][0-9]*\).*/\1/p' | head -1)
+                        [ -n "$ins" ] || ins="n/a"
+                fi
+                t0=$(now_ns)
+                for ((c = 0; c < CALLS; c++)); do
+                        eval "$pre"
+                        env -i "${EVENV[@]}" bash -c "exec $cmd" </dev/null >/dev/null 2>&1 || true
+                done
+                t1=$(now_ns)
+                # The same loop around /bin/true, to take out the shell's share.
+                if [ -z "${LOOP_NS:-}" ]; then
+                        s0=$(now_ns)
+                        for ((c = 0; c < CALLS; c++)); do
+                                env -i "${EVENV[@]}" bash -c "exec /bin/true" </dev/null >/dev/null 2>&1 || true
+                        done
+                        s1=$(now_ns)
+                        LOOP_NS=$(((s1 - s0) / CALLS))
+                fi
+                us=$(awk -v t="$((t1 - t0))" -v c="$CALLS" 'BEGIN { printf "%.0f", t / c / 1000 }')
+                log "per call: $label: rss=$rss KiB, instructions=$ins, $us µs/call (loop with /bin/true: $((LOOP_NS / 1000)) µs)"
+                printf '| %s | %s | %s | %s |\n' "$label" "$rss" "$ins" "$us" >>"$MD"
+        done
+        {
+                echo
+                echo "Wall time includes \`env\` + \`bash -c exec\` around each call, measured at $((LOOP_NS / 1000)) µs with \`/bin/true\`. The writing call is preceded by \`echo 4096 > read_ahead_kb\`. Instructions count every instruction of the process (dynamic loader included)."
+                echo
+        } >>"$MD"
+        "$AGENT" "${AGENT_ARGS[@]}" </dev/null >/dev/null 2>&1 || true
+fi
+
+# The change-storm devices are done with.
+use_rules none
+detach_and_remove
+
+# -------------------------------------------------------------- add storm --
+
+if [ "$DO_ADD" = 1 ]; then
+        ADD_VARIANTS=(none trivial-bdi)
+        [ -n "$NFS_RULE" ] && [ -x "$NFSRAHEAD" ] && ADD_VARIANTS+=(nfsrahead-99) || log "no 99-nfs.rules: nfsrahead add-storm variant skipped"
+        ADD_VARIANTS+=(agent)
+        declare -A ADD_RAW
+        add_round() {
+                # add_round VARIANT: times attaching N new loop devices.
+                case $1 in
+                none) use_rules none ;;
+                trivial-bdi) use_rules trivial-bdi ;;
+                nfsrahead-99) use_rules none nfs ;;
+                agent) use_rules agent ;;
+                esac
+                local t0 t1
+                udevadm settle --timeout=300
+                t0=$(now_ns)
+                attach_range "$ADD_BASE" "$N"
+                udevadm settle --timeout=300
+                t1=$(now_ns)
+                # Teardown is not timed, and runs with no rule.
+                use_rules none
+                detach_and_remove
+                echo $((t1 - t0))
+        }
+        for v in "${ADD_VARIANTS[@]}"; do add_round "$v" >/dev/null; done # warm-up
+        for ((r = 1; r <= R_ADD; r++)); do
+                for v in "${ADD_VARIANTS[@]}"; do
+                        t=$(add_round "$v")
+                        ADD_RAW[$v]+="$t "
+                        log "add storm round $r/$R_ADD $v: $(ms "$t") ms"
+                done
+        done
+        declare -A ADD_MED
+        for v in "${ADD_VARIANTS[@]}"; do
+                # shellcheck disable=SC2086
+                ADD_MED[$v]=$(printf '%s\n' ${ADD_RAW[$v]} | median)
+        done
+        base=${ADD_MED[none]}
+        if agent_has_bdi_rule; then bdi_note="block add/change and bdi add"; else bdi_note="block add/change only: **no bdi rule yet**"; fi
+        {
+                echo "#### add storm: attaching $N new loop devices (bdi add + block add + block change each) + \`udevadm settle\`, median of $R_ADD"
+                echo
+                echo "| rules | wall ms | ms per device | added ms per device vs no rule |"
+                echo "|---|---:|---:|---:|"
+                for v in "${ADD_VARIANTS[@]}"; do
+                        case $v in
+                        none) label="no rule (99-nfs.rules masked)" ;;
+                        trivial-bdi) label="\`PROGRAM\` of a program that exits 0 on bdi add" ;;
+                        nfsrahead-99) label="nfs-common's 99-nfs.rules (nfsrahead on bdi add)" ;;
+                        agent) label="readahead-agent ($bdi_note)" ;;
+                        esac
+                        awk -v l="$label" -v t="${ADD_MED[$v]}" -v b="$base" -v n="$N" -v v="$v" 'BEGIN {
+                                add = (v == "none") ? "-" : sprintf("%+.3f", (t - b) / 1e6 / n)
+                                printf "| %s | %.1f | %.3f | %s |\n", l, t / 1e6, t / 1e6 / n, add }'
+                done
+                echo
+                echo "Wall time includes \`losetup\` itself ($N processes). Our rule matches block add and change of whole disks; a bdi rule for NFS mounts does not exist yet (see \"readahead-agent bdi rule\" in bench/bench.sh)."
+                echo
+        } >>"$MD"
+fi
+
+echo
+cat "$MD"
+[ -n "$OUT" ] && cp "$MD" "$OUT"
+exit 0

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "apply.h"
+#include "gather.h"
+
+int ra_write_read_ahead(const char *attr_path, uint64_t target_kb, uint64_t *ret_now_kb) {
+        char buf[32];
+        int fd, n, r = 0;
+
+        fd = open(attr_path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0)
+                return -errno;
+        n = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", target_kb);
+        if (write(fd, buf, (size_t) n) != n)
+                r = -errno;
+        if (close(fd) < 0 && r == 0)
+                r = -errno;
+        if (r < 0)
+                return r;
+
+        uint64_t now;
+        r = ra_read_u64_file(attr_path, &now);
+        if (r < 0)
+                return r;
+        if (ret_now_kb)
+                *ret_now_kb = now;
+        return now == target_kb ? 0 : -EIO;
+}

@@ -1,0 +1,255 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "decide.h"
+#include "size.h"
+
+static const char *const verdict_names[] = {
+        [RA_VERDICT_NO_MATCH] = "no-match",   [RA_VERDICT_NOT_APPLICABLE] = "not-applicable",
+        [RA_VERDICT_MATCHED] = "matched",     [RA_VERDICT_OVERRIDDEN] = "overridden",
+        [RA_VERDICT_FAILED] = "failed",
+};
+
+const char *ra_verdict_to_string(enum ra_verdict v) {
+        return (unsigned) v < sizeof(verdict_names) / sizeof(verdict_names[0]) ? verdict_names[v] : "?";
+}
+
+uint64_t ra_memory_cap_kb(uint64_t mem_total_kb, uint64_t floor_kb) {
+        uint64_t per_mib = (mem_total_kb + 1023) / 1024, cap = 1;
+
+        while (cap < per_mib)
+                cap <<= 1;
+        return cap < floor_kb ? floor_kb : cap;
+}
+
+uint64_t ra_small_device_cap_kb(uint64_t size_bytes) {
+        uint64_t units = size_bytes / (256 * 1024); /* 256 KiB units */
+        unsigned log2 = 0;
+
+        if (size_bytes == 0)
+                return 0;
+        if (units == 0)
+                return 4;
+        while (units >> (log2 + 1))
+                log2++;
+        return UINT64_C(4) << (log2 / 2);
+}
+
+uint64_t ra_round_to_pages_kb(uint64_t kb, unsigned page_kb) {
+        if (page_kb == 0)
+                page_kb = 4;
+        kb -= kb % page_kb;
+        return kb < page_kb ? page_kb : kb;
+}
+
+static bool glob_list_match(const char *globs, const char *s) {
+        char buf[RA_MATCH_MAX], *save = NULL;
+
+        snprintf(buf, sizeof(buf), "%s", globs);
+        for (char *g = strtok_r(buf, " \t", &save); g; g = strtok_r(NULL, " \t", &save))
+                if (fnmatch(g, s, 0) == 0)
+                        return true;
+        return false;
+}
+
+/* Returns true when r matches f; otherwise why says what did not. */
+static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char *why, size_t size) {
+        const bool is_block = f->kind == RA_KIND_BLOCK;
+
+        if (r->kind >= 0 && r->kind != (int) f->kind) {
+                snprintf(why, size, "kind is %s", is_block ? "block" : "mount");
+                return false;
+        }
+        if (r->classes && !(r->classes & (1u << f->class))) {
+                snprintf(why, size, "class is %s", ra_class_to_string(f->class));
+                return false;
+        }
+        if (r->transports && !(r->transports & (1u << f->transport))) {
+                snprintf(why, size, "transport is %s", ra_transport_to_string(f->transport));
+                return false;
+        }
+        if (r->rotational >= 0 && (!is_block || r->rotational != f->rotational)) {
+                snprintf(why, size, "rotational is %s", is_block && f->rotational ? "yes" : "no");
+                return false;
+        }
+        if (r->removable >= 0 && (!is_block || r->removable != f->removable)) {
+                snprintf(why, size, "removable is %s", is_block && f->removable ? "yes" : "no");
+                return false;
+        }
+        if (r->names[0] && !glob_list_match(r->names, f->name)) {
+                snprintf(why, size, "name %s is not %s", f->name, r->names);
+                return false;
+        }
+
+        const struct {
+                const char *key, *globs, *value;
+        } mount_keys[] = {
+                { "mount point", r->mount_points, f->mount_point },
+                { "fstype", r->fstypes, f->fstype },
+                { "server", r->servers, f->server },
+                { "NFS version", r->nfs_versions, f->nfs_version },
+        };
+        for (size_t i = 0; i < sizeof(mount_keys) / sizeof(mount_keys[0]); i++) {
+                if (!mount_keys[i].globs[0])
+                        continue;
+                if (!mount_keys[i].value[0]) {
+                        snprintf(why, size, "no %s", mount_keys[i].key);
+                        return false;
+                }
+                if (!glob_list_match(mount_keys[i].globs, mount_keys[i].value)) {
+                        snprintf(why, size, "%s %s is not %s", mount_keys[i].key,
+                                 mount_keys[i].value, mount_keys[i].globs);
+                        return false;
+                }
+        }
+
+        for (unsigned i = 0; i < r->n_props; i++) {
+                const char *v = ra_facts_get_prop(f, r->props[i].key);
+                if (!v) {
+                        snprintf(why, size, "property %s is not set", r->props[i].key);
+                        return false;
+                }
+                if (fnmatch(r->props[i].glob, v, 0) != 0) {
+                        snprintf(why, size, "%s=%s is not %s", r->props[i].key, v, r->props[i].glob);
+                        return false;
+                }
+        }
+        return true;
+}
+
+static void vars_for(const struct ra_profile *p, const struct ra_facts *f, struct ra_vars *v) {
+        *v = (struct ra_vars){};
+#define SET(var, val)                                                                              \
+        do {                                                                                       \
+                v->value[var] = (val);                                                             \
+                v->known |= 1u << (var);                                                           \
+        } while (0)
+        SET(RA_VAR_DEFAULT, p->default_kb);
+        SET(RA_VAR_MINIMUM, p->minimum_kb);
+        if (f->stripe_bytes > 0) {
+                SET(RA_VAR_STRIPE, f->stripe_bytes / 1024);
+                if (f->data_disks > 0)
+                        SET(RA_VAR_DATA_DISKS, f->data_disks);
+        }
+        if (f->chunk_bytes > 0)
+                SET(RA_VAR_CHUNK, f->chunk_bytes / 1024);
+        if (f->io_opt_bytes > 0 && !f->io_opt_ignored)
+                SET(RA_VAR_IO_OPT, f->io_opt_bytes / 1024);
+        if (f->io_min_bytes > 0)
+                SET(RA_VAR_IO_MIN, f->io_min_bytes / 1024);
+        if (f->rsize_bytes > 0)
+                SET(RA_VAR_RSIZE, f->rsize_bytes / 1024);
+        if (f->size_bytes > 0)
+                SET(RA_VAR_SIZE, f->size_bytes / 1024);
+        if (f->mem_total_kb > 0)
+                SET(RA_VAR_MEMORY, f->mem_total_kb);
+        if (f->current_known)
+                SET(RA_VAR_CURRENT, f->current_kb);
+#undef SET
+}
+
+int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *ret,
+              struct ra_rule_trace *trace, size_t trace_size) {
+        struct ra_decision d = { .keep = true };
+        struct ra_rule_trace *winner_trace = NULL, scratch;
+        struct ra_vars vars;
+        char a[24], b[24];
+
+        vars_for(p, f, &vars);
+        snprintf(d.reason, sizeof(d.reason), "no rule matched");
+
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const struct ra_rule *r = &p->rules[i];
+                struct ra_rule_trace *t = i < trace_size ? &trace[i] : &scratch;
+
+                *t = (struct ra_rule_trace){ .rule = r, .verdict = RA_VERDICT_NO_MATCH };
+                if (!rule_matches(r, f, t->why, sizeof(t->why)))
+                        continue;
+
+                if (r->keep) {
+                        t->verdict = RA_VERDICT_MATCHED;
+                        snprintf(t->why, sizeof(t->why), "Size=keep: leave the kernel's value");
+                } else {
+                        enum ra_var missing = 0;
+                        int e = ra_expr_eval(&r->size, &vars, &t->value_kb, &missing);
+                        if (e == -ENODATA) {
+                                t->verdict = RA_VERDICT_NOT_APPLICABLE;
+                                snprintf(t->why, sizeof(t->why), "needs %s, unknown for this device",
+                                         ra_var_to_string(missing));
+                                continue;
+                        }
+                        if (e < 0) {
+                                t->verdict = RA_VERDICT_FAILED;
+                                snprintf(t->why, sizeof(t->why), "Size=%s: %s", r->size_text,
+                                         e == -EDOM ? "division by zero" : "value out of range");
+                        } else {
+                                t->verdict = RA_VERDICT_MATCHED;
+                                snprintf(t->why, sizeof(t->why), "Size=%s = %s", r->size_text,
+                                         ra_format_size_kb(t->value_kb, a));
+                        }
+                }
+
+                if (winner_trace)
+                        winner_trace->verdict = RA_VERDICT_OVERRIDDEN;
+                winner_trace = t == &scratch ? NULL : t;
+                d.rule = r;
+                d.keep = r->keep;
+                d.error = t->verdict == RA_VERDICT_FAILED ? -EDOM : 0;
+                d.rule_kb = t->value_kb;
+                snprintf(d.reason, sizeof(d.reason), "%s", t->why);
+        }
+
+        if (d.error < 0 || d.keep || !d.rule) {
+                d.keep = d.error == 0;
+                *ret = d;
+                return d.error;
+        }
+
+        const struct ra_rule *r = d.rule;
+        uint64_t v = d.rule_kb;
+        if (r->min_kb && v < r->min_kb)
+                v = r->min_kb;
+        if (r->max_kb && v > r->max_kb)
+                v = r->max_kb;
+        if (v < p->minimum_kb)
+                v = p->minimum_kb;
+        if (v > p->maximum_kb)
+                v = p->maximum_kb;
+        d.clamped_kb = v;
+        if (v != d.rule_kb) {
+                size_t l = strlen(d.reason);
+                snprintf(d.reason + l, sizeof(d.reason) - l, ", clamped to %s",
+                         ra_format_size_kb(v, a));
+        }
+
+        if (p->memory_cap && f->mem_total_kb > 0) {
+                d.memory_cap_kb = ra_memory_cap_kb(f->mem_total_kb, p->minimum_kb);
+                if (d.memory_cap_kb < v) {
+                        v = d.memory_cap_kb;
+                        size_t l = strlen(d.reason);
+                        snprintf(d.reason + l, sizeof(d.reason) - l, ", memory cap %s",
+                                 ra_format_size_kb(v, a));
+                }
+        }
+        if (p->small_device_cap && f->kind == RA_KIND_BLOCK && f->size_bytes > 0) {
+                d.device_cap_kb = ra_small_device_cap_kb(f->size_bytes);
+                if (d.device_cap_kb < v) {
+                        v = d.device_cap_kb;
+                        size_t l = strlen(d.reason);
+                        snprintf(d.reason + l, sizeof(d.reason) - l, ", small-device cap %s",
+                                 ra_format_size_kb(v, a));
+                }
+        }
+
+        d.target_kb = ra_round_to_pages_kb(v, f->page_kb);
+        if (d.target_kb != v) {
+                size_t l = strlen(d.reason);
+                snprintf(d.reason + l, sizeof(d.reason) - l, ", %s in whole %uK pages",
+                         ra_format_size_kb(d.target_kb, b), f->page_kb);
+        }
+        *ret = d;
+        return 0;
+}

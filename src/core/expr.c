@@ -1,0 +1,271 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "expr.h"
+#include "size.h"
+
+static const char *const var_names[_RA_VAR_MAX] = {
+        [RA_VAR_DEFAULT] = "default",       [RA_VAR_MINIMUM] = "minimum",
+        [RA_VAR_STRIPE] = "stripe",         [RA_VAR_CHUNK] = "chunk",
+        [RA_VAR_DATA_DISKS] = "data_disks", [RA_VAR_IO_OPT] = "io_opt",
+        [RA_VAR_IO_MIN] = "io_min",         [RA_VAR_RSIZE] = "rsize",
+        [RA_VAR_SIZE] = "size",             [RA_VAR_MEMORY] = "memory",
+        [RA_VAR_CURRENT] = "current",
+};
+
+const char *ra_var_to_string(enum ra_var v) {
+        return (unsigned) v < _RA_VAR_MAX ? var_names[v] : "?";
+}
+
+#define MAX_DEPTH 16
+
+struct parser {
+        const char *s;
+        const char *p;
+        struct ra_expr *e;
+        char *err;
+        size_t err_size;
+        unsigned depth;
+};
+
+static int fail(struct parser *ps, const char *fmt, ...) {
+        if (ps->err && ps->err_size > 0) {
+                va_list ap;
+                va_start(ap, fmt);
+                vsnprintf(ps->err, ps->err_size, fmt, ap);
+                va_end(ap);
+        }
+        return -EINVAL;
+}
+
+static int emit(struct parser *ps, enum ra_op_kind kind, uint64_t arg) {
+        if (ps->e->n_ops >= RA_EXPR_MAX_OPS)
+                return fail(ps, "expression too long (at most %d terms and operators)",
+                            RA_EXPR_MAX_OPS);
+        ps->e->ops[ps->e->n_ops++] = (struct ra_op){ .kind = kind, .arg = arg };
+        return 0;
+}
+
+static void skip_space(struct parser *ps) {
+        while (isspace((unsigned char) *ps->p))
+                ps->p++;
+}
+
+static int parse_sum(struct parser *ps);
+
+static int parse_word(struct parser *ps, char *word, size_t size) {
+        size_t n = 0;
+        while (isalnum((unsigned char) ps->p[n]) || ps->p[n] == '_')
+                n++;
+        if (n == 0 || n >= size)
+                return fail(ps, "expected a number, a name or '(' at '%.16s'", ps->p);
+        memcpy(word, ps->p, n);
+        word[n] = 0;
+        ps->p += n;
+        return 0;
+}
+
+static int parse_call(struct parser *ps, enum ra_op_kind kind, const char *name) {
+        unsigned n_args = 0;
+        int r;
+
+        skip_space(ps);
+        if (*ps->p != '(')
+                return fail(ps, "%s needs arguments in parentheses", name);
+        ps->p++;
+        for (;;) {
+                r = parse_sum(ps);
+                if (r < 0)
+                        return r;
+                n_args++;
+                skip_space(ps);
+                if (*ps->p == ',') {
+                        ps->p++;
+                        continue;
+                }
+                if (*ps->p == ')') {
+                        ps->p++;
+                        break;
+                }
+                return fail(ps, "expected ',' or ')' in %s() at '%.16s'", name, ps->p);
+        }
+        return emit(ps, kind, n_args);
+}
+
+static int parse_factor(struct parser *ps) {
+        char word[32];
+        int r;
+
+        if (++ps->depth > MAX_DEPTH)
+                return fail(ps, "expression nested too deeply");
+
+        skip_space(ps);
+        if (*ps->p == '(') {
+                ps->p++;
+                r = parse_sum(ps);
+                if (r < 0)
+                        return r;
+                skip_space(ps);
+                if (*ps->p != ')')
+                        return fail(ps, "missing ')'");
+                ps->p++;
+        } else if (isdigit((unsigned char) *ps->p)) {
+                uint64_t kb;
+                r = parse_word(ps, word, sizeof(word));
+                if (r < 0)
+                        return r;
+                r = ra_parse_size_kb(word, &kb);
+                if (r == -ERANGE)
+                        return fail(ps, "size '%s' is larger than 1G", word);
+                if (r < 0)
+                        return fail(ps, "invalid size '%s' (a whole number with K, M or G)", word);
+                r = emit(ps, RA_OP_NUM, kb);
+        } else {
+                r = parse_word(ps, word, sizeof(word));
+                if (r < 0)
+                        return r;
+                if (strcmp(word, "max") == 0)
+                        r = parse_call(ps, RA_OP_MAX, word);
+                else if (strcmp(word, "min") == 0)
+                        r = parse_call(ps, RA_OP_MIN, word);
+                else {
+                        enum ra_var v;
+                        for (v = 0; v < _RA_VAR_MAX; v++)
+                                if (strcmp(word, var_names[v]) == 0)
+                                        break;
+                        if (v == _RA_VAR_MAX)
+                                return fail(ps, "unknown variable '%s'", word);
+                        ps->e->vars_used |= 1u << v;
+                        r = emit(ps, RA_OP_VAR, v);
+                }
+        }
+        ps->depth--;
+        return r;
+}
+
+static int parse_product(struct parser *ps) {
+        int r = parse_factor(ps);
+        while (r >= 0) {
+                skip_space(ps);
+                char op = *ps->p;
+                if (op != '*' && op != '/')
+                        break;
+                ps->p++;
+                r = parse_factor(ps);
+                if (r >= 0)
+                        r = emit(ps, op == '*' ? RA_OP_MUL : RA_OP_DIV, 0);
+        }
+        return r;
+}
+
+static int parse_sum(struct parser *ps) {
+        int r = parse_product(ps);
+        while (r >= 0) {
+                skip_space(ps);
+                char op = *ps->p;
+                if (op != '+' && op != '-')
+                        break;
+                ps->p++;
+                r = parse_product(ps);
+                if (r >= 0)
+                        r = emit(ps, op == '+' ? RA_OP_ADD : RA_OP_SUB, 0);
+        }
+        return r;
+}
+
+int ra_expr_compile(const char *s, struct ra_expr *ret, char *err, size_t err_size) {
+        struct ra_expr e = {};
+        struct parser ps = { .s = s, .p = s, .e = &e, .err = err, .err_size = err_size };
+        int r;
+
+        if (strlen(s) >= RA_EXPR_MAX_LEN)
+                return fail(&ps, "expression longer than %d characters", RA_EXPR_MAX_LEN - 1);
+        skip_space(&ps);
+        if (*ps.p == 0)
+                return fail(&ps, "empty expression");
+
+        r = parse_sum(&ps);
+        if (r < 0)
+                return r;
+        skip_space(&ps);
+        if (*ps.p != 0)
+                return fail(&ps, "unexpected '%.16s'", ps.p);
+
+        *ret = e;
+        return 0;
+}
+
+int ra_expr_eval(const struct ra_expr *e, const struct ra_vars *vars, uint64_t *ret_kb,
+                 enum ra_var *missing) {
+        uint64_t stack[RA_EXPR_MAX_OPS];
+        unsigned sp = 0;
+
+        for (unsigned i = 0; i < e->n_ops; i++) {
+                const struct ra_op *op = &e->ops[i];
+                uint64_t a, b;
+
+                switch (op->kind) {
+                case RA_OP_NUM:
+                        stack[sp++] = op->arg;
+                        continue;
+                case RA_OP_VAR:
+                        if (op->arg >= _RA_VAR_MAX || !(vars->known & (1u << op->arg))) {
+                                if (missing)
+                                        *missing = (enum ra_var) op->arg;
+                                return -ENODATA;
+                        }
+                        stack[sp++] = vars->value[op->arg];
+                        continue;
+                case RA_OP_MIN:
+                case RA_OP_MAX: {
+                        if (op->arg == 0 || op->arg > sp)
+                                return -EINVAL;
+                        uint64_t v = stack[sp - op->arg];
+                        for (unsigned k = sp - (unsigned) op->arg + 1; k < sp; k++)
+                                v = (op->kind == RA_OP_MIN) == (stack[k] < v) ? stack[k] : v;
+                        sp -= (unsigned) op->arg;
+                        stack[sp++] = v;
+                        continue;
+                }
+                default:
+                        break;
+                }
+
+                if (sp < 2)
+                        return -EINVAL;
+                b = stack[--sp];
+                a = stack[--sp];
+                switch (op->kind) {
+                case RA_OP_ADD:
+                        if (a > UINT64_MAX - b)
+                                return -ERANGE;
+                        stack[sp++] = a + b;
+                        break;
+                case RA_OP_SUB:
+                        if (b > a)
+                                return -ERANGE;
+                        stack[sp++] = a - b;
+                        break;
+                case RA_OP_MUL:
+                        if (a != 0 && b > UINT64_MAX / a)
+                                return -ERANGE;
+                        stack[sp++] = a * b;
+                        break;
+                case RA_OP_DIV:
+                        if (b == 0)
+                                return -EDOM;
+                        stack[sp++] = a / b;
+                        break;
+                default:
+                        return -EINVAL;
+                }
+        }
+        if (sp != 1)
+                return -EINVAL;
+        *ret_kb = stack[0];
+        return 0;
+}

@@ -1,0 +1,220 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "gather.h"
+
+/* Reads a short file into buf, without the trailing newline. */
+static int read_small_file(const char *path, char *buf, size_t size) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        ssize_t n;
+
+        if (fd < 0)
+                return -errno;
+        n = read(fd, buf, size - 1);
+        int saved = errno;
+        close(fd);
+        if (n < 0)
+                return -saved;
+        while (n > 0 && isspace((unsigned char) buf[n - 1]))
+                n--;
+        buf[n] = 0;
+        return 0;
+}
+
+int ra_read_u64_file(const char *path, uint64_t *ret) {
+        char buf[32], *end;
+        int r = read_small_file(path, buf, sizeof(buf));
+
+        if (r < 0)
+                return r;
+        if (!isdigit((unsigned char) buf[0]))
+                return -EINVAL;
+        errno = 0;
+        unsigned long long v = strtoull(buf, &end, 10);
+        if (errno != 0 || *end != 0)
+                return -EINVAL;
+        *ret = v;
+        return 0;
+}
+
+static uint64_t attr_u64(const char *syspath, const char *attr) {
+        char path[RA_PATH_MAX + 64];
+        uint64_t v = 0;
+
+        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
+        (void) ra_read_u64_file(path, &v); /* absent attributes are simply unknown */
+        return v;
+}
+
+static void attr_string(const char *syspath, const char *attr, char *buf, size_t size) {
+        char path[RA_PATH_MAX + 64];
+
+        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
+        if (read_small_file(path, buf, size) < 0)
+                buf[0] = 0;
+}
+
+int ra_read_mem_total_kb(uint64_t *ret_kb) {
+        char buf[256];
+        int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
+        ssize_t n;
+
+        if (fd < 0)
+                return -errno;
+        /* MemTotal is the first line; one read is enough. */
+        n = read(fd, buf, sizeof(buf) - 1);
+        close(fd);
+        if (n <= 0)
+                return -EIO;
+        buf[n] = 0;
+
+        const char *p = strstr(buf, "MemTotal:");
+        unsigned long long kb;
+        if (!p || sscanf(p + 9, "%llu", &kb) != 1)
+                return -EINVAL;
+        *ret_kb = kb;
+        return 0;
+}
+
+static bool has_prefix(const char *s, const char *prefix) {
+        return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+static enum ra_transport transport_of(const char *name, const struct ra_facts *f) {
+        static const struct {
+                const char *prefix;
+                enum ra_transport transport;
+        } by_name[] = {
+                { "nvme", RA_TRANSPORT_NVME }, { "mmcblk", RA_TRANSPORT_MMC },
+                { "loop", RA_TRANSPORT_LOOP }, { "md", RA_TRANSPORT_MD },
+                { "dm-", RA_TRANSPORT_DM },    { "zram", RA_TRANSPORT_ZRAM },
+                { "ram", RA_TRANSPORT_BRD },   { "pmem", RA_TRANSPORT_PMEM },
+                { "vd", RA_TRANSPORT_VIRTIO }, { "xvd", RA_TRANSPORT_XEN },
+                { "sr", RA_TRANSPORT_SCSI },
+        };
+        for (size_t i = 0; i < sizeof(by_name) / sizeof(by_name[0]); i++)
+                if (has_prefix(name, by_name[i].prefix))
+                        return by_name[i].transport;
+
+        /* sd*: the bus below SCSI, as 60-persistent-storage.rules found it. */
+        const char *bus = ra_facts_get_prop(f, "ID_BUS");
+        const char *path = ra_facts_get_prop(f, "ID_PATH");
+        if ((bus && strcmp(bus, "usb") == 0) || (path && strstr(path, "-usb-")))
+                return RA_TRANSPORT_USB;
+        if ((bus && strcmp(bus, "ata") == 0) || (path && strstr(path, "-ata-")))
+                return RA_TRANSPORT_ATA;
+        if (has_prefix(name, "sd"))
+                return RA_TRANSPORT_SCSI;
+        return RA_TRANSPORT_UNKNOWN;
+}
+
+static void list_slaves(const char *syspath, char *buf, size_t size) {
+        char path[RA_PATH_MAX + 16];
+        size_t used = 0;
+
+        buf[0] = 0;
+        snprintf(path, sizeof(path), "%s/slaves", syspath);
+        DIR *d = opendir(path);
+        if (!d)
+                return;
+        for (struct dirent *de; (de = readdir(d));) {
+                if (de->d_name[0] == '.')
+                        continue;
+                int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "", de->d_name);
+                if (n < 0 || (size_t) n >= size - used)
+                        break;
+                used += (size_t) n;
+        }
+        closedir(d);
+}
+
+static void dm_target_of(const char *uuid, char *buf, size_t size) {
+        static const struct {
+                const char *prefix, *name;
+        } kinds[] = {
+                { "LVM-", "lvm" }, { "CRYPT-", "crypt" }, { "mpath-", "multipath" },
+                { "part", "partition" }, { "stratis-", "stratis" },
+        };
+        for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+                if (has_prefix(uuid, kinds[i].prefix)) {
+                        snprintf(buf, size, "%s", kinds[i].name);
+                        return;
+                }
+        snprintf(buf, size, "dm");
+}
+
+int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
+        const char *syspath = udev_device_get_syspath(dev);
+        const char *sysname = udev_device_get_sysname(dev);
+        char path[RA_PATH_MAX + 32], buf[64];
+        int r;
+
+        if (!syspath || !sysname)
+                return -ENODEV;
+
+        /* The device may be gone by the time we run; say so, not "0 bytes". */
+        snprintf(path, sizeof(path), "%s/queue", syspath);
+        if (access(path, F_OK) < 0)
+                return -ENODEV;
+
+        f->kind = RA_KIND_BLOCK;
+        snprintf(f->name, sizeof(f->name), "%s", sysname);
+        dev_t devnum = udev_device_get_devnum(dev);
+        f->major = major(devnum);
+        f->minor = minor(devnum);
+
+        struct udev_list_entry *e;
+        udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
+                r = ra_facts_add_prop(f, udev_list_entry_get_name(e), udev_list_entry_get_value(e));
+                if (r == -ENOMEM)
+                        return r;
+        }
+
+        f->transport = transport_of(sysname, f);
+        f->size_bytes = attr_u64(syspath, "size") * 512;
+        f->removable = attr_u64(syspath, "removable") == 1;
+        f->rotational = attr_u64(syspath, "queue/rotational") == 1;
+        f->io_min_bytes = attr_u64(syspath, "queue/minimum_io_size");
+        f->io_opt_bytes = attr_u64(syspath, "queue/optimal_io_size");
+        f->physical_block_bytes = attr_u64(syspath, "queue/physical_block_size");
+
+        snprintf(f->attr_path, sizeof(f->attr_path), "%s/queue/read_ahead_kb", syspath);
+        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+
+        const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");
+        attr_string(syspath, "device/type", buf, sizeof(buf));
+        f->optical = (cdrom && strcmp(cdrom, "1") == 0) || has_prefix(sysname, "sr") ||
+                     (strcmp(buf, "5") == 0 && f->transport != RA_TRANSPORT_MMC);
+        if (f->transport == RA_TRANSPORT_MMC && strcmp(buf, "SD") == 0)
+                f->removable = true; /* SD cards come and go even where sysfs says 0 */
+
+        if (f->transport == RA_TRANSPORT_MD) {
+                attr_string(syspath, "md/level", f->md_level, sizeof(f->md_level));
+                f->md_raid_disks = (unsigned) attr_u64(syspath, "md/raid_disks");
+                f->md_layout = (unsigned) attr_u64(syspath, "md/layout");
+                f->chunk_bytes = attr_u64(syspath, "md/chunk_size");
+        } else if (f->transport == RA_TRANSPORT_DM) {
+                char uuid[160];
+                attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
+                dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
+        }
+        if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM)
+                list_slaves(syspath, f->slaves, sizeof(f->slaves));
+
+        long page = sysconf(_SC_PAGESIZE);
+        f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
+        (void) ra_read_mem_total_kb(&f->mem_total_kb);
+
+        ra_facts_classify(f);
+        return 0;
+}

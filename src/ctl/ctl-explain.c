@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: MIT */
+#include <blkid.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "decide.h"
+#include "devices.h"
+#include "output.h"
+#include "size.h"
+#include "status.h"
+
+/*
+ * What is on the disk, from libblkid: sysfs cannot say. Opened read-only
+ * (a write-close would make udev synthesize a change event).
+ */
+static void probe_content(const char *devnode, char *type, size_t type_size, char *pttype,
+                          size_t pttype_size) {
+        const char *v;
+
+        type[0] = pttype[0] = 0;
+        blkid_probe pr = blkid_new_probe_from_filename(devnode);
+        if (!pr)
+                return;
+        blkid_probe_enable_superblocks(pr, 1);
+        blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_TYPE);
+        blkid_probe_enable_partitions(pr, 1);
+        if (blkid_do_safeprobe(pr) == 0) {
+                if (blkid_probe_lookup_value(pr, "TYPE", &v, NULL) == 0)
+                        snprintf(type, type_size, "%s", v);
+                if (blkid_probe_lookup_value(pr, "PTTYPE", &v, NULL) == 0)
+                        snprintf(pttype, pttype_size, "%s", v);
+        }
+        blkid_free_probe(pr);
+}
+
+static const char *yes_no(bool b) {
+        return b ? "yes" : "no";
+}
+
+static void explain_text(struct ctl *ctl, const struct device *d, const char *content,
+                         const char *pttype) {
+        const struct ra_facts *f = &d->facts;
+        const struct ra_profile *p = &ctl->config->profile;
+        char a[24], b[24], c[24], sz[16];
+
+        printf("Device %s (%s, %u:%u)\n\nFacts:\n", f->name, f->kind == RA_KIND_BLOCK ? "block" : "mount",
+               f->major, f->minor);
+        printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
+        printf("  %-14s %s\n", "transport", ra_transport_to_string(f->transport));
+        printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
+        printf("  %-14s %s\n", "removable", yes_no(f->removable));
+        printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
+               f->size_bytes);
+        printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
+               f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
+        if (f->md_level[0])
+                printf("  %-14s %s, %u disks, layout %u\n", "md", f->md_level, f->md_raid_disks,
+                       f->md_layout);
+        if (f->dm_target[0])
+                printf("  %-14s %s\n", "dm", f->dm_target);
+        if (f->slaves[0])
+                printf("  %-14s %s\n", "stacked on", f->slaves);
+        if (f->stripe_bytes > 0)
+                printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
+                       ra_format_size_kb(f->stripe_bytes / 1024, a),
+                       ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
+        if (content[0] || pttype[0])
+                printf("  %-14s %s%s%s\n", "content", content, content[0] && pttype[0] ? ", " : "",
+                       pttype[0] ? pttype : "");
+        printf("  %-14s %s\n", "host memory", format_bytes_short(f->mem_total_kb * 1024, sz));
+        printf("  %-14s %s\n", "current", f->current_known ? ra_format_size_kb(f->current_kb, a) : "?");
+
+        printf("\nProfile %s: default %s, minimum %s, maximum %s\n", p->name,
+               ra_format_size_kb(p->default_kb, a), ra_format_size_kb(p->minimum_kb, b),
+               ra_format_size_kb(p->maximum_kb, c));
+        printf("Rules, in order (the last match wins):\n");
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const struct ra_rule_trace *t = &d->trace[i];
+                char where[RA_PATH_MAX + 80];
+                snprintf(where, sizeof(where), "%s:%u", short_rule(t->rule->file), t->rule->line);
+                printf("  %-16s %-14s %s\n    %s\n", t->rule->section, ra_verdict_to_string(t->verdict),
+                       where, t->why);
+        }
+
+        printf("\nCaps:\n");
+        if (d->decision.memory_cap_kb)
+                printf("  memory cap     %s (1K per MiB of RAM)%s\n",
+                       ra_format_size_kb(d->decision.memory_cap_kb, a),
+                       d->decision.memory_cap_kb < d->decision.clamped_kb ? ": applied" : "");
+        else
+                printf("  memory cap     %s\n", p->memory_cap ? "n/a" : "off");
+        if (d->decision.device_cap_kb)
+                printf("  device cap     %s (small device)%s\n",
+                       ra_format_size_kb(d->decision.device_cap_kb, a),
+                       d->decision.device_cap_kb < d->decision.clamped_kb ? ": applied" : "");
+        else
+                printf("  device cap     %s\n", p->small_device_cap ? "n/a" : "off");
+
+        printf("\nResult: ");
+        if (d->decide_error < 0)
+                printf("error, nothing is written (%s)\n", d->decision.reason);
+        else if (d->decision.keep)
+                printf("left alone (%s)\n", d->decision.reason);
+        else
+                printf("%s from %s (%s)%s\n", ra_format_size_kb(d->decision.target_kb, a),
+                       d->rule, d->decision.reason, device_drifts(d) ? "; current differs" : "");
+}
+
+static void explain_json(struct ctl *ctl, const struct device *d, const char *content,
+                         const char *pttype) {
+        const struct ra_facts *f = &d->facts;
+        const struct ra_profile *p = &ctl->config->profile;
+        struct json j = { .f = stdout };
+
+        json_begin_object(&j, NULL);
+        json_begin_object(&j, "device");
+        json_device_fields(&j, d);
+        json_end_object(&j);
+
+        json_begin_object(&j, "facts");
+        json_uint(&j, "io_min_bytes", f->io_min_bytes);
+        json_uint(&j, "io_opt_bytes", f->io_opt_bytes);
+        json_uint(&j, "physical_block_bytes", f->physical_block_bytes);
+        json_uint_or_null(&j, "chunk_kb", f->chunk_bytes > 0, f->chunk_bytes / 1024);
+        json_uint_or_null(&j, "data_disks", f->data_disks > 0, f->data_disks);
+        json_string(&j, "stripe_source", f->stripe_source);
+        json_string(&j, "md_level", f->md_level[0] ? f->md_level : NULL);
+        json_uint_or_null(&j, "md_raid_disks", f->md_raid_disks > 0, f->md_raid_disks);
+        json_string(&j, "dm_target", f->dm_target[0] ? f->dm_target : NULL);
+        json_string(&j, "stacked_on", f->slaves[0] ? f->slaves : NULL);
+        json_string(&j, "content", content[0] ? content : NULL);
+        json_string(&j, "partition_table", pttype[0] ? pttype : NULL);
+        json_uint(&j, "mem_total_kb", f->mem_total_kb);
+        json_uint(&j, "page_kb", f->page_kb);
+        json_end_object(&j);
+
+        json_string(&j, "profile", p->name);
+        json_begin_array(&j, "rules");
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const struct ra_rule_trace *t = &d->trace[i];
+                json_begin_object(&j, NULL);
+                json_string(&j, "section", t->rule->section);
+                json_string(&j, "file", t->rule->file);
+                json_uint(&j, "line", t->rule->line);
+                json_string(&j, "verdict", ra_verdict_to_string(t->verdict));
+                json_string(&j, "why", t->why);
+                json_uint_or_null(&j, "value_kb",
+                                  t->verdict == RA_VERDICT_MATCHED || t->verdict == RA_VERDICT_OVERRIDDEN,
+                                  t->value_kb);
+                json_end_object(&j);
+        }
+        json_end_array(&j);
+
+        json_begin_object(&j, "caps");
+        json_uint_or_null(&j, "memory_cap_kb", d->decision.memory_cap_kb > 0, d->decision.memory_cap_kb);
+        json_uint_or_null(&j, "device_cap_kb", d->decision.device_cap_kb > 0, d->decision.device_cap_kb);
+        json_end_object(&j);
+
+        const bool has_target = !d->decision.keep && d->decide_error == 0;
+        json_uint_or_null(&j, "rule_kb", has_target, d->decision.rule_kb);
+        json_uint_or_null(&j, "target_kb", has_target, d->decision.target_kb);
+        json_end_object(&j);
+        json_finish(&j);
+}
+
+int verb_explain(struct ctl *ctl, int argc, char **argv) {
+        struct device d;
+        char content[64], pttype[32], devnode[RA_PATH_MAX];
+        int r;
+
+        (void) argc;
+        r = device_find(ctl->udev, ctl->config, argv[0], &d);
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0],
+                        r == -ENOTBLK ? "not a whole disk (partitions share their disk's readahead)"
+                                      : "no such block device");
+                return EXIT_FAILURE_;
+        }
+        snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);
+        probe_content(devnode, content, sizeof(content), pttype, sizeof(pttype));
+
+        if (ctl->json)
+                explain_json(ctl, &d, content, pttype);
+        else
+                explain_text(ctl, &d, content, pttype);
+        device_done(&d);
+        return EXIT_OK;
+}

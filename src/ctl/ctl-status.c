@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+#include "decide.h"
+#include "devices.h"
+#include "gather.h"
+#include "output.h"
+#include "size.h"
+#include "status.h"
+
+bool device_drifts(const struct device *d) {
+        return !d->decision.keep && d->decide_error == 0 && d->facts.current_known &&
+               d->facts.current_kb != d->decision.target_kb;
+}
+
+void json_device_fields(struct json *j, const struct device *d) {
+        const struct ra_facts *f = &d->facts;
+        const bool has_target = !d->decision.keep && d->decide_error == 0;
+
+        json_string(j, "name", f->name);
+        json_string(j, "kind", f->kind == RA_KIND_BLOCK ? "block" : "mount");
+        json_string(j, "class", ra_class_to_string(f->class));
+        json_string(j, "transport", ra_transport_to_string(f->transport));
+        json_uint(j, "major", f->major);
+        json_uint(j, "minor", f->minor);
+        json_bool(j, "rotational", f->rotational);
+        json_bool(j, "removable", f->removable);
+        json_uint(j, "size_bytes", f->size_bytes);
+        json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
+        json_bool(j, "io_opt_ignored", f->io_opt_ignored);
+        json_uint_or_null(j, "target_kb", has_target, d->decision.target_kb);
+        json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
+        json_bool(j, "drift", device_drifts(d));
+        json_string(j, "rule", d->rule[0] ? d->rule : NULL);
+        json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
+        json_string(j, "rule_section", d->decision.rule ? d->decision.rule->section : NULL);
+        json_string(j, "reason", d->decision.reason);
+        json_bool(j, "error", d->decide_error < 0);
+}
+
+/* A few words of what decided the class, to fit one table column. */
+static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
+        char sz[16], st[24];
+
+        format_bytes_short(f->size_bytes, sz);
+        if (f->stripe_bytes > 0)
+                snprintf(buf, size, "%s stripe %s", sz, ra_format_size_kb(f->stripe_bytes / 1024, st));
+        else if (f->transport == RA_TRANSPORT_MD && f->md_level[0])
+                snprintf(buf, size, "%s %s", sz, f->md_level);
+        else if (f->io_opt_ignored)
+                snprintf(buf, size, "%s io_opt bogus", sz);
+        else
+                snprintf(buf, size, "%s%s", sz, f->rotational ? " rotating" : "");
+}
+
+uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
+        uint64_t mem_kb = 0;
+        (void) ra_read_mem_total_kb(&mem_kb);
+        *ret_mem_kb = mem_kb;
+        if (!c->profile.memory_cap || mem_kb == 0)
+                return 0;
+        return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
+}
+
+int verb_status(struct ctl *ctl, int argc, char **argv) {
+        struct device *list = NULL;
+        size_t n = 0;
+        uint64_t mem_kb, cap_kb;
+        int r;
+
+        (void) argc;
+        (void) argv;
+        r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl: cannot list block devices: %s\n", strerror(-r));
+                return EXIT_FAILURE_;
+        }
+        cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
+
+        if (ctl->json) {
+                struct json j = { .f = stdout };
+                json_begin_object(&j, NULL);
+                json_string(&j, "profile", ctl->config->profile.name);
+                json_uint(&j, "mem_total_kb", mem_kb);
+                json_uint_or_null(&j, "memory_cap_kb", cap_kb > 0, cap_kb);
+                json_uint(&j, "config_errors", ctl->config->n_errors);
+                json_begin_array(&j, "devices");
+                for (size_t i = 0; i < n; i++) {
+                        json_begin_object(&j, NULL);
+                        json_device_fields(&j, &list[i]);
+                        json_end_object(&j);
+                }
+                json_end_array(&j);
+                json_end_object(&j);
+                json_finish(&j);
+        } else {
+                char mem[16], cap[24];
+                bool any_drift = false;
+
+                printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
+                       format_bytes_short(mem_kb * 1024, mem),
+                       cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
+                if (ctl->config->n_errors > 0)
+                        printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
+                               ctl->config->n_errors);
+                printf("\n%-8s %-9s %-6s %-16s %6s %7s  %s\n", "DEVICE", "CLASS", "BUS", "FACTS",
+                       "TARGET", "CURRENT", "RULE");
+                for (size_t i = 0; i < n; i++) {
+                        const struct device *d = &list[i];
+                        char facts[40], target[24], current[24];
+                        bool drift = device_drifts(d);
+
+                        key_facts(&d->facts, facts, sizeof(facts));
+                        if (d->decide_error < 0)
+                                snprintf(target, sizeof(target), "error");
+                        else if (d->decision.keep)
+                                snprintf(target, sizeof(target), "-");
+                        else
+                                ra_format_size_kb(d->decision.target_kb, target);
+                        if (d->facts.current_known)
+                                ra_format_size_kb(d->facts.current_kb, current);
+                        else
+                                snprintf(current, sizeof(current), "?");
+                        if (drift) {
+                                strcat(current, "*");
+                                any_drift = true;
+                        }
+                        printf("%-8.8s %-9s %-6.6s %-16.16s %6s %7s  %.21s\n", d->facts.name,
+                               ra_class_to_string(d->facts.class),
+                               ra_transport_to_string(d->facts.transport), facts, target, current,
+                               d->rule[0] ? short_rule(d->rule) : "-");
+                }
+                if (any_drift)
+                        printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
+                printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
+                       n > 0 ? list[0].facts.page_kb : 4);
+        }
+        devices_free(list, n);
+        return EXIT_OK;
+}

@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* readahead-ctl: show, explain, apply and check readahead decisions. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ctl.h"
+
+static const struct verb verbs[] = {
+        { "status", 0, 0, verb_status, "every disk: class, facts, target, current, rule" },
+        { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
+        { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
+        { "check", 0, 0, verb_check, "load all configuration, print every problem" },
+};
+
+static void help(void) {
+        printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
+        for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+                printf("  %-9s %s\n", verbs[i].name, verbs[i].help);
+        printf("\nOptions:\n"
+               "  --json        machine-readable output (status, explain)\n"
+               "  --root DIR    read configuration below DIR\n"
+               "  --help, --version\n\n"
+               "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
+               "write, 2 usage error.\n");
+}
+
+const char *short_rule(const char *rule) {
+        const char *colon = strrchr(rule, ':');
+        const char *slash = NULL;
+        for (const char *p = rule; p < (colon ? colon : rule + strlen(rule)); p++)
+                if (*p == '/')
+                        slash = p;
+        return slash ? slash + 1 : rule;
+}
+
+int main(int argc, char **argv) {
+        static const struct option opts[] = {
+                { "json", no_argument, NULL, 'j' },
+                { "root", required_argument, NULL, 'r' },
+                { "help", no_argument, NULL, 'h' },
+                { "version", no_argument, NULL, 'V' },
+                {},
+        };
+        struct ctl ctl = {};
+        const struct verb *verb = NULL;
+        int c, r;
+
+        /* GNU getopt moves the verb and its arguments behind the options. */
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
+                switch (c) {
+                case 'j':
+                        ctl.json = true;
+                        break;
+                case 'r':
+                        ctl.root = optarg;
+                        break;
+                case 'h':
+                        help();
+                        return EXIT_OK;
+                case 'V':
+                        printf("readahead-ctl %s\n", RA_VERSION);
+                        return EXIT_OK;
+                default:
+                        return EXIT_USAGE;
+                }
+
+        if (optind >= argc)
+                verb = &verbs[0]; /* like systemctl: no verb means status */
+        else {
+                for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+                        if (strcmp(argv[optind], verbs[i].name) == 0)
+                                verb = &verbs[i];
+                if (!verb) {
+                        fprintf(stderr, "readahead-ctl: unknown verb '%s' (see --help)\n", argv[optind]);
+                        return EXIT_USAGE;
+                }
+                optind++;
+        }
+        int n_args = argc - optind;
+        char **args = argv + optind;
+        if (n_args < verb->min_args || (verb->max_args >= 0 && n_args > verb->max_args)) {
+                fprintf(stderr, "readahead-ctl %s: wrong number of arguments (see --help)\n", verb->name);
+                return EXIT_USAGE;
+        }
+
+        r = ra_config_load(ctl.root, &ctl.config);
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl: cannot load configuration: %s\n", strerror(-r));
+                return EXIT_FAILURE_;
+        }
+        ctl.udev = udev_new();
+        if (!ctl.udev) {
+                fprintf(stderr, "readahead-ctl: out of memory\n");
+                ra_config_free(ctl.config);
+                return EXIT_FAILURE_;
+        }
+
+        r = verb->run(&ctl, n_args, args);
+
+        udev_unref(ctl.udev);
+        ra_config_free(ctl.config);
+        return r;
+}

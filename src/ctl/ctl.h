@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <libudev.h>
+#include <stdbool.h>
+
+#include "config.h"
+
+/* Exit codes, documented in --help and the README. */
+enum {
+        EXIT_OK = 0,
+        EXIT_FAILURE_ = 1, /* an error in configuration, a device or a write */
+        EXIT_USAGE = 2,
+};
+
+struct ctl {
+        const char *root;
+        bool json;
+        struct udev *udev;
+        struct ra_config *config;
+};
+
+struct verb {
+        const char *name;
+        int min_args, max_args; /* max_args < 0: any number */
+        int (*run)(struct ctl *ctl, int argc, char **argv);
+        const char *help;
+};
+
+int verb_status(struct ctl *ctl, int argc, char **argv);
+int verb_explain(struct ctl *ctl, int argc, char **argv);
+int verb_apply(struct ctl *ctl, int argc, char **argv);
+int verb_check(struct ctl *ctl, int argc, char **argv);
+
+/* "file:section" with the file's directory dropped, for tables. */
+const char *short_rule(const char *rule);

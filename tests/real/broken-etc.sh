@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# (e) A broken file in /etc is dropped whole and named by `check`; every
+# device still gets a correct value:
+#   1. a drop-in whose second rule has a malformed Size: its first (valid)
+#      rule must not apply either, a good drop-in beside it still does;
+#   2. an /etc copy of profiles/default.conf with a malformed Minimum and a
+#      different Default: the vendor file stands in, Default stays 512.
+. "$(dirname "$0")/lib.sh"
+ra_init
+ra_install_rule
+
+ra_attach 20G big
+ra_attach 64M small
+ra_expect_ra "$big" 512
+ra_expect_ra "$small" 64
+
+etc=$ROOT/etc/readahead-agent
+mkdir -p "$etc/profiles/default.conf.d"
+broken=$etc/profiles/default.conf.d/40-broken.conf
+cat >"$broken" <<CONF
+[Rule half]
+Name=$big
+Size=256K
+
+[Rule broken]
+Name=$big
+Size=12Q
+CONF
+cat >"$etc/profiles/default.conf.d/50-good.conf" <<CONF
+[Rule good]
+Name=$small
+Size=32K
+CONF
+
+set +e
+out=$("$RA_CTL" --root "$ROOT" check 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" >&2
+[ "$rc" -ne 0 ] || ra_fail "check exited 0 with a broken drop-in"
+grep -q '40-broken\.conf:7: error:' <<<"$out" || ra_fail "check does not name 40-broken.conf:7 as an error"
+if grep -q '50-good\.conf:[0-9]*: error' <<<"$out"; then
+        ra_fail "check blames the good drop-in"
+fi
+
+ra_set_ra "$big" 4096
+ra_set_ra "$small" 4096
+ra_change "$big" "$small"
+ra_dump "$big" "$small"
+ra_expect_ra "$big" 512
+ra_expect_prop_match "$big" READAHEAD_RULE '*profiles/default.conf:disk'
+ra_expect_ra "$small" 32
+ra_expect_prop_match "$small" READAHEAD_RULE '*50-good.conf:good'
+
+# apply: same decisions, whatever it says about the broken file.
+ra_set_ra "$big" 4096
+ra_set_ra "$small" 4096
+set +e
+out=$("$RA_CTL" --root "$ROOT" apply "$big" "$small" 2>&1)
+rc=$?
+set -e
+ra_log "apply exited $rc"
+printf '%s\n' "$out" >&2
+ra_expect_ra "$big" 512
+ra_expect_ra "$small" 32
+
+# 2. A broken whole profile in /etc.
+rm "$broken" "$etc/profiles/default.conf.d/50-good.conf"
+sed -e 's/^Default=512K$/Default=256K/' -e 's/^Minimum=32K$/Minimum=32 KB please/' \
+        "$ROOT$RA_VENDOR_DIR/profiles/default.conf" >"$etc/profiles/default.conf"
+grep -q '^Default=256K$' "$etc/profiles/default.conf" || ra_fail "vendor default.conf changed; update this test"
+line=$(grep -n '^Minimum=32 KB please$' "$etc/profiles/default.conf" | cut -d: -f1)
+[ -n "$line" ] || ra_fail "vendor default.conf changed; update this test"
+
+set +e
+out=$("$RA_CTL" --root "$ROOT" check 2>&1)
+rc=$?
+set -e
+printf '%s\n' "$out" >&2
+[ "$rc" -ne 0 ] || ra_fail "check exited 0 with a broken /etc profile"
+grep -q "etc/readahead-agent/profiles/default\.conf:$line: error:" <<<"$out" ||
+        ra_fail "check does not name etc/.../default.conf:$line as an error"
+
+ra_set_ra "$big" 4096
+ra_set_ra "$small" 4096
+ra_change "$big" "$small"
+ra_dump "$big" "$small"
+ra_expect_ra "$big" 512
+ra_expect_ra "$small" 64
+# The rule comes from the vendor file, not from the broken /etc copy.
+ra_expect_prop_match "$big" READAHEAD_RULE "*$RA_VENDOR_DIR/profiles/default.conf:disk"
+if [[ $(ra_prop "$big" READAHEAD_RULE) == */etc/* ]]; then
+        ra_fail "READAHEAD_RULE names the broken /etc profile"
+fi
+
+# A clean configuration checks clean.
+rm "$etc/profiles/default.conf"
+"$RA_CTL" --root "$ROOT" check >&2 || ra_fail "check fails on the vendor configuration"

@@ -1,0 +1,28 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# (c) When something else changes read_ahead_kb, the next change event puts
+# the profile's value back (udevadm trigger --action=change).
+. "$(dirname "$0")/lib.sh"
+ra_init
+ra_install_rule
+
+ra_attach 20G big
+ra_attach 64M small
+ra_expect_ra "$big" 512
+ra_expect_ra "$small" 64
+
+ra_set_ra "$big" 4096
+ra_set_ra "$small" 4
+ra_change "$big" "$small"
+ra_dump "$big" "$small"
+ra_expect_ra "$big" 512
+ra_expect_prop "$big" READAHEAD_PREVIOUS_KB 4096
+ra_expect_prop "$big" READAHEAD_RESULT written
+ra_expect_ra "$small" 64
+ra_expect_prop "$small" READAHEAD_PREVIOUS_KB 4
+ra_expect_prop "$small" READAHEAD_RESULT written
+
+# Again, with udevadm trigger's own --settle and nothing else.
+ra_set_ra "$big" 128
+udevadm trigger --action=change --settle "/sys/class/block/$big"
+ra_expect_ra "$big" 512

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+/*
+ * A very small test harness: CHECK_* macros that print file:line, the
+ * expression, the expected and the actual value, and keep going; RUN() runs
+ * each case in its own process so that a crash in one case is reported and
+ * the others still run. Set TEST_NOFORK=1 to run cases in-process (gdb).
+ *
+ * Expected values are always written literally in the tests, never
+ * recomputed with the formula under test.
+ */
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int test_fails; /* failed checks in the running case */
+
+static inline const char *test_errno_name(long long v)
+{
+        switch (v) {
+        case -EINVAL: return " (-EINVAL)";
+        case -ERANGE: return " (-ERANGE)";
+        case -ENODATA: return " (-ENODATA)";
+        case -EDOM: return " (-EDOM)";
+        case -ENOENT: return " (-ENOENT)";
+        case -ENOMEM: return " (-ENOMEM)";
+        case -E2BIG: return " (-E2BIG)";
+        case -EOVERFLOW: return " (-EOVERFLOW)";
+        case -ENOTSUP: return " (-ENOTSUP)";
+        case -EBADMSG: return " (-EBADMSG)";
+        default: return "";
+        }
+}
+
+static inline void test_fail(const char *file, int line, const char *what)
+{
+        fprintf(stderr, "%s:%d: FAIL: %s\n", file, line, what);
+        test_fails++;
+}
+
+#define CHECK(cond)                                                                     \
+        do {                                                                            \
+                if (!(cond))                                                            \
+                        test_fail(__FILE__, __LINE__, #cond);                           \
+        } while (0)
+
+/* Signed integers and negative errno values. */
+#define CHECK_INT(expected, actual)                                                     \
+        do {                                                                            \
+                long long e_ = (long long)(expected), a_ = (long long)(actual);         \
+                if (e_ != a_) {                                                         \
+                        test_fail(__FILE__, __LINE__, #actual " == " #expected);        \
+                        fprintf(stderr, "    expected: %lld%s\n    actual:   %lld%s\n", \
+                                e_, test_errno_name(e_), a_, test_errno_name(a_));      \
+                }                                                                       \
+        } while (0)
+
+#define CHECK_U64(expected, actual)                                                     \
+        do {                                                                            \
+                uint64_t e_ = (uint64_t)(expected), a_ = (uint64_t)(actual);            \
+                if (e_ != a_) {                                                         \
+                        test_fail(__FILE__, __LINE__, #actual " == " #expected);        \
+                        fprintf(stderr,                                                 \
+                                "    expected: %" PRIu64 "\n    actual:   %" PRIu64     \
+                                "\n",                                                   \
+                                e_, a_);                                                \
+                }                                                                       \
+        } while (0)
+
+#define CHECK_STR(expected, actual)                                                     \
+        do {                                                                            \
+                const char *e_ = (expected), *a_ = (actual);                            \
+                if (!e_ || !a_ || strcmp(e_, a_) != 0) {                                \
+                        test_fail(__FILE__, __LINE__, #actual " == " #expected);        \
+                        fprintf(stderr, "    expected: \"%s\"\n    actual:   \"%s\"\n",   \
+                                e_ ? e_ : "(null)", a_ ? a_ : "(null)");                \
+                }                                                                       \
+        } while (0)
+
+#define CHECK_CONTAINS(haystack, needle)                                                \
+        do {                                                                            \
+                const char *h_ = (haystack), *n_ = (needle);                            \
+                if (!h_ || !strstr(h_, n_)) {                                           \
+                        test_fail(__FILE__, __LINE__, #haystack " contains " #needle);  \
+                        fprintf(stderr, "    expected to contain: \"%s\"\n"             \
+                                        "    actual:              \"%s\"\n",            \
+                                n_, h_ ? h_ : "(null)");                                \
+                }                                                                       \
+        } while (0)
+
+static inline bool test_has_suffix(const char *s, const char *suffix)
+{
+        size_t ls, lx;
+
+        if (!s)
+                return false;
+        ls = strlen(s);
+        lx = strlen(suffix);
+        return ls >= lx && strcmp(s + ls - lx, suffix) == 0;
+}
+
+#define CHECK_SUFFIX(s, suffix)                                                         \
+        do {                                                                            \
+                const char *s_ = (s), *x_ = (suffix);                                   \
+                if (!test_has_suffix(s_, x_)) {                                         \
+                        test_fail(__FILE__, __LINE__, #s " ends with " #suffix);        \
+                        fprintf(stderr, "    expected suffix: \"%s\"\n"                 \
+                                        "    actual:          \"%s\"\n",                \
+                                x_, s_ ? s_ : "(null)");                                \
+                }                                                                       \
+        } while (0)
+
+/* Stops the running case (later checks would only repeat the failure). */
+#define REQUIRE(cond)                                                                   \
+        do {                                                                            \
+                if (!(cond)) {                                                          \
+                        test_fail(__FILE__, __LINE__, "required: " #cond);              \
+                        return;                                                         \
+                }                                                                       \
+        } while (0)
+
+typedef void (*test_fn)(void);
+
+/* Runs one case, in a child process unless TEST_NOFORK is set; 1 if it failed. */
+static inline int test_run(const char *name, test_fn fn)
+{
+        int status;
+        pid_t pid;
+
+        fflush(stdout);
+        fflush(stderr);
+        if (getenv("TEST_NOFORK")) {
+                int before = test_fails;
+
+                fn();
+                printf("%s %s\n", test_fails == before ? "ok  " : "FAIL", name);
+                return test_fails != before;
+        }
+
+        pid = fork();
+        if (pid < 0) {
+                perror("fork");
+                return 1;
+        }
+        if (pid == 0) {
+                test_fails = 0;
+                fn();
+                fflush(stdout);
+                fflush(stderr);
+                _exit(test_fails ? 1 : 0);
+        }
+        if (waitpid(pid, &status, 0) < 0) {
+                perror("waitpid");
+                return 1;
+        }
+        if (WIFSIGNALED(status)) {
+                printf("FAIL %s (crashed: signal %d, %s)\n", name, WTERMSIG(status),
+                       strsignal(WTERMSIG(status)));
+                return 1;
+        }
+        if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                printf("FAIL %s\n", name);
+                return 1;
+        }
+        printf("ok   %s\n", name);
+        return 0;
+}
+
+#define RUN(fn) (test_failed_cases += test_run(#fn, fn), test_cases++)
+
+#define TEST_MAIN_BEGIN                                                                 \
+        int test_failed_cases = 0, test_cases = 0;                                      \
+        setvbuf(stdout, NULL, _IOLBF, 0)
+
+#define TEST_MAIN_END                                                                   \
+        do {                                                                            \
+                printf("%d of %d cases failed\n", test_failed_cases, test_cases);       \
+                return test_failed_cases ? EXIT_FAILURE : EXIT_SUCCESS;                 \
+        } while (0)
