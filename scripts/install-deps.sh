@@ -1,0 +1,22 @@
+#!/bin/bash
+# Installs what building (and, with --test, testing) readahead-agent needs on
+# Debian 12. Safe to run again.
+set -euo pipefail
+
+build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev udev)
+test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time)
+
+packages=("${build_deps[@]}")
+if [ "${1:-}" = --test ]; then
+        packages+=("${test_deps[@]}")
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -q
+        apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi

@@ -1,0 +1,21 @@
+#!/bin/bash
+# Sets up readahead-agent from source on Debian 12 (as root): installs the
+# build dependencies, builds, installs under /usr, applies the profile to the
+# disks present now, and shows the result.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+scripts/install-deps.sh
+cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$(nproc)"
+cmake --install build
+
+if udevadm control --ping 2>/dev/null; then
+        # The installed rule takes effect for new events; replay the disks we have.
+        udevadm control --reload
+        udevadm trigger --action=change --subsystem-match=block --property-match=DEVTYPE=disk
+        udevadm settle
+else
+        readahead-ctl apply
+fi
+readahead-ctl status

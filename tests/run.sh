@@ -1,0 +1,34 @@
+#!/bin/bash
+# The whole test suite, as CI runs it (as root, on Debian 12):
+#   - a normal build with -Werror, all tests (unit, umockdev trees, real udevd
+#     with loop devices, fuzz corpus replay);
+#   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
+#   - a short libFuzzer run of each fuzz target.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/install-deps.sh --test
+
+jobs=$(nproc)
+fuzz_seconds=${RA_FUZZ_SECONDS:-20}
+
+echo "== sanitizer build (ASan + UBSan)"
+cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
+        ctest --test-dir build-asan --output-on-failure -j1
+
+echo "== libFuzzer (${fuzz_seconds}s per target)"
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr
+for t in profile expr; do
+        corpus=$(mktemp -d)
+        cp tests/fuzz/corpus/"$t"/* "$corpus"/
+        build-fuzz/tests/fuzz/fuzz-"$t" -max_total_time="$fuzz_seconds" -max_len=4096 "$corpus" 2>&1 | tail -n 3
+        rm -rf "$corpus"
+done
+
+echo "== release build, full suite"
+cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake --build build -j"$jobs"
+ctest --test-dir build --output-on-failure -j1
