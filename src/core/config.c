@@ -25,16 +25,31 @@ const char *const ra_config_dirs[] = {
 
 /* ---- diagnostics ------------------------------------------------------ */
 
+/* Appends one zeroed element; arrays grow in small steps because the agent
+ * usually needs none at all. */
+static void *append(void **array, size_t *n, size_t max, size_t elem_size) {
+        if (*n >= max)
+                return NULL;
+        if (*n % 8 == 0) {
+                void *a = realloc(*array, (*n + 8) * elem_size);
+                if (!a)
+                        return NULL;
+                *array = a;
+        }
+        void *e = (char *) *array + (*n)++ * elem_size;
+        memset(e, 0, elem_size);
+        return e;
+}
+
 static void diag(struct ra_config *c, enum ra_diag_level level, const char *file, unsigned line,
                  const char *fmt, ...) {
         if (level == RA_DIAG_ERROR)
                 c->n_errors++;
-        if (c->n_diags >= RA_DIAGS_MAX)
-                return;
-
-        struct ra_diag *d = &c->diags[c->n_diags++];
+        struct ra_diag *d = append((void **) &c->diags, &c->n_diags, RA_DIAGS_MAX, sizeof(*d));
         va_list ap;
 
+        if (!d)
+                return;
         d->level = level;
         d->line = line;
         snprintf(d->file, sizeof(d->file), "%s", file);
@@ -498,9 +513,9 @@ static bool join(char *buf, size_t size, const char *root, const char *dir, cons
 }
 
 static void note_file(struct ra_config *c, const char *path, enum ra_file_state state, bool dropin) {
-        if (c->n_files >= RA_FILES_MAX)
+        struct ra_config_file *f = append((void **) &c->files, &c->n_files, RA_FILES_MAX, sizeof(*f));
+        if (!f)
                 return;
-        struct ra_config_file *f = &c->files[c->n_files++];
         snprintf(f->path, sizeof(f->path), "%s", path);
         f->state = state;
         f->dropin = dropin;
@@ -711,6 +726,8 @@ fail:
 struct ra_config *ra_config_free(struct ra_config *c) {
         if (c) {
                 ra_profile_done(&c->profile);
+                free(c->files);
+                free(c->diags);
                 free(c);
         }
         return NULL;

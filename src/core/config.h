@@ -105,9 +105,9 @@ struct ra_diag {
 struct ra_config {
         char root[RA_PATH_MAX];
         struct ra_profile profile;
-        struct ra_config_file files[RA_FILES_MAX];
+        struct ra_config_file *files; /* grown as needed, at most RA_FILES_MAX */
         size_t n_files;
-        struct ra_diag diags[RA_DIAGS_MAX];
+        struct ra_diag *diags; /* at most RA_DIAGS_MAX; n_errors counts them all */
         size_t n_diags;
         size_t n_errors;
 };
