@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * readahead-agent: run by udev (IMPORT{program}) for each whole disk on add
- * and change. Decides read_ahead_kb from the profile, writes and verifies it,
- * and prints the decision as READAHEAD_* properties for the udev database.
+ * and change, and for each anonymous bdi (network and FUSE mounts) on add.
+ * Decides read_ahead_kb from the profile, writes and verifies it, and prints
+ * the decision as READAHEAD_* properties for the udev database.
  *
  * It always exits 0 once running under udev: a failing helper would only make
  * udev log noise, and there is nothing udev could do about it.
@@ -13,18 +14,31 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/wait.h>
 #include <syslog.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "apply.h"
 #include "config.h"
 #include "decide.h"
 #include "gather.h"
 #include "journal.h"
+#include "mountinfo.h"
 
 struct options {
         const char *root;
+        const char *wait_bdi;
         bool dry_run;
 };
+
+static uint64_t now_ms(void) {
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
+}
 
 static void help(void) {
         printf("Usage: readahead-agent [--root DIR] [--dry-run]\n"
@@ -33,6 +47,8 @@ static void help(void) {
                "properties for IMPORT{program}.\n\n"
                "  --root DIR   read configuration below DIR\n"
                "  --dry-run    decide and print, write nothing\n"
+               "  --wait-bdi NAME  wait (MountWaitSec=) for the mount of bdi NAME, then set it;\n"
+               "               run by readahead-agent-bdi@NAME.service, off the udev worker\n"
                "  --help, --version\n");
 }
 
@@ -40,6 +56,7 @@ static int parse_argv(int argc, char **argv, struct options *o) {
         static const struct option opts[] = {
                 { "root", required_argument, NULL, 'r' },
                 { "dry-run", no_argument, NULL, 'n' },
+                { "wait-bdi", required_argument, NULL, 'w' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
@@ -53,6 +70,9 @@ static int parse_argv(int argc, char **argv, struct options *o) {
                         break;
                 case 'n':
                         o->dry_run = true;
+                        break;
+                case 'w':
+                        o->wait_bdi = optarg;
                         break;
                 case 'h':
                         help();
@@ -109,33 +129,53 @@ static void log_result(const struct ra_facts *f, const struct ra_decision *d, co
         ra_journal_send(error < 0 ? LOG_ERR : LOG_INFO, msg, fields, 6);
 }
 
-static int run(const struct options *o) {
-        struct udev *udev = NULL;
-        struct udev_device *dev = NULL;
-        struct ra_config *config = NULL;
-        struct ra_facts facts;
+/* Decides for gathered facts, writes unless told not to, prints READAHEAD_*. */
+static void decide_and_apply(const struct options *o, const struct ra_config *config,
+                             const struct ra_facts *facts) {
         struct ra_decision d;
         char rule[RA_PATH_MAX + 80] = "";
         const char *result;
         uint64_t now_kb = 0;
+
+        int r = ra_decide(&config->profile, facts, &d, NULL, 0);
+        if (d.rule)
+                snprintf(rule, sizeof(rule), "%s:%s", d.rule->file, d.rule->section);
+
+        printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts->class));
+        if (facts->current_known)
+                printf("READAHEAD_PREVIOUS_KB=%" PRIu64 "\n", facts->current_kb);
+        if (rule[0])
+                printf("READAHEAD_RULE=%s\n", rule);
+
+        if (r < 0) {
+                result = "failed";
+                char msg[512];
+                snprintf(msg, sizeof(msg), "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64,
+                         facts->name, rule, d.reason, facts->current_kb);
+                ra_journal_send(LOG_ERR, msg, NULL, 0);
+        } else if (d.keep)
+                result = "left-alone";
+        else {
+                printf("READAHEAD_TARGET_KB=%" PRIu64 "\n", d.target_kb);
+                if (o->dry_run)
+                        result = "dry-run";
+                else if (facts->current_known && facts->current_kb == d.target_kb)
+                        result = "unchanged"; /* the common change event: nothing to write or log */
+                else {
+                        r = ra_write_read_ahead(facts->attr_path, d.target_kb, &now_kb);
+                        result = r < 0 ? "failed" : "written";
+                        log_result(facts, &d, result, rule, now_kb, r);
+                }
+        }
+        printf("READAHEAD_RESULT=%s\n", result);
+}
+
+static int handle_block(const struct options *o, struct udev_device *dev) {
+        struct ra_config *config = NULL;
+        struct ra_facts facts;
         int r;
 
         ra_facts_init(&facts);
-
-        udev = udev_new();
-        if (!udev)
-                return -ENOMEM;
-        dev = udev_device_new_from_environment(udev);
-        if (!dev)
-                goto out; /* not a udev event, or a device we cannot see: nothing to do */
-
-        /* The rule guards these too; checking again keeps a hand-run agent harmless. */
-        const char *action = udev_device_get_action(dev);
-        if (!streq_ptr(udev_device_get_subsystem(dev), "block") ||
-            !streq_ptr(udev_device_get_devtype(dev), "disk") ||
-            !(streq_ptr(action, "add") || streq_ptr(action, "change")))
-                goto out;
-
         r = ra_gather_block(dev, &facts);
         if (r < 0) {
                 char msg[256];
@@ -145,47 +185,214 @@ static int run(const struct options *o) {
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }
+        r = ra_config_load(o->root, &config);
+        if (r < 0)
+                goto out;
+        log_config_problems(config);
+        decide_and_apply(o, config, &facts);
+out:
+        ra_config_free(config);
+        ra_facts_done(&facts);
+        return 0;
+}
+
+static bool systemd_is_running(void) {
+        /* What sd_booted() checks, without loading libsystemd. */
+        return access("/run/systemd/system", F_OK) == 0;
+}
+
+/*
+ * Starts "readahead-agent --wait-bdi NAME" outside the udev worker: a double
+ * fork into its own session, with stdio on /dev/null so that udev does not
+ * wait for the pipe. Used only where systemd is not PID 1.
+ */
+static int spawn_waiter(const struct options *o, const char *bdi) {
+        char self[RA_PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+        if (n <= 0)
+                return -errno;
+        self[n] = 0;
+
+        pid_t pid = fork();
+        if (pid < 0)
+                return -errno;
+        if (pid == 0) {
+                if (setsid() < 0 || fork() != 0)
+                        _exit(0);
+                int null = open("/dev/null", O_RDWR | O_CLOEXEC);
+                if (null >= 0) {
+                        dup2(null, 0);
+                        dup2(null, 1);
+                        dup2(null, 2);
+                }
+                const char *argv[] = { self, "--wait-bdi", bdi, o->root ? "--root" : NULL, o->root, NULL };
+                execv(self, (char **) argv);
+                _exit(127);
+        }
+        int status;
+        (void) waitpid(pid, &status, 0);
+        return 0;
+}
+
+static int handle_bdi(const struct options *o, const char *bdi) {
+        struct ra_config *config = NULL;
+        struct ra_facts facts;
+        int r;
+
+        ra_facts_init(&facts);
+        r = ra_gather_bdi(bdi, &facts);
+        if (r == -EINVAL || r == -ENODEV)
+                goto out; /* not an anonymous bdi, or gone already */
 
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 goto out;
         log_config_problems(config);
 
-        r = ra_decide(&config->profile, &facts, &d, NULL, 0);
-        if (d.rule)
-                snprintf(rule, sizeof(rule), "%s:%s", d.rule->file, d.rule->section);
-
-        printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts.class));
-        if (facts.current_known)
-                printf("READAHEAD_PREVIOUS_KB=%" PRIu64 "\n", facts.current_kb);
-        if (rule[0])
-                printf("READAHEAD_RULE=%s\n", rule);
-
-        if (r < 0) {
-                result = "failed";
-                char msg[512];
-                snprintf(msg, sizeof(msg), "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64,
-                         facts.name, rule, d.reason, facts.current_kb);
-                ra_journal_send(LOG_ERR, msg, NULL, 0);
-        } else if (d.keep)
-                result = "left-alone";
+        if (r == 0 && facts.kind == RA_KIND_MOUNT)
+                decide_and_apply(o, config, &facts);
+        else if (config->agent.mount_wait_sec == 0)
+                printf("READAHEAD_RESULT=no-mount\n");
+        else if (systemd_is_running())
+                /* The rule turns this into SYSTEMD_WANTS=readahead-agent-bdi@NAME.service. */
+                printf("READAHEAD_RESULT=pending\nREADAHEAD_WAIT=systemd\n");
         else {
-                printf("READAHEAD_TARGET_KB=%" PRIu64 "\n", d.target_kb);
-                if (o->dry_run)
-                        result = "dry-run";
-                else if (facts.current_known && facts.current_kb == d.target_kb)
-                        result = "unchanged"; /* the common change event: nothing to write or log */
-                else {
-                        r = ra_write_read_ahead(facts.attr_path, d.target_kb, &now_kb);
-                        result = r < 0 ? "failed" : "written";
-                        log_result(&facts, &d, result, rule, now_kb, r);
-                }
+                r = spawn_waiter(o, bdi);
+                printf("READAHEAD_RESULT=%s\nREADAHEAD_WAIT=process\n", r < 0 ? "failed" : "pending");
         }
-        printf("READAHEAD_RESULT=%s\n", result);
-
 out:
         ra_config_free(config);
         ra_facts_done(&facts);
+        return 0;
+}
+
+/*
+ * --wait-bdi: waits, off the udev worker, until the mount behind an anonymous
+ * bdi shows up in /proc/self/mountinfo, then decides. The kernel flags
+ * mountinfo with POLLPRI on every mount table change; the poll timeout also
+ * grows from 50 ms to 1 s so that a missed or unpollable change (umockdev's
+ * plain file) is still seen. Bounded by MountWaitSec=.
+ */
+static int wait_bdi(const struct options *o, const char *bdi) {
+        struct ra_config *config = NULL;
+        struct ra_facts facts;
+        unsigned major, minor;
+        int r, fd = -1, ret = 1;
+
+        if (ra_parse_bdi_name(bdi, &major, &minor) < 0) {
+                fprintf(stderr, "readahead-agent: '%s' is not an anonymous bdi (0:N)\n", bdi);
+                return 2;
+        }
+        r = ra_config_load(o->root, &config);
+        if (r < 0)
+                return 1;
+
+        uint64_t deadline = now_ms() + (uint64_t) config->agent.mount_wait_sec * 1000;
+        unsigned step_ms = 50;
+        fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+
+        for (;;) {
+                ra_facts_init(&facts);
+                r = ra_gather_bdi(bdi, &facts);
+                if (r == 0)
+                        break;
+                ra_facts_done(&facts);
+                if (r == -ENODEV) {
+                        char msg[128];
+                        snprintf(msg, sizeof(msg), "%s: bdi is gone before its mount appeared", bdi);
+                        ra_journal_send(LOG_INFO, msg, NULL, 0);
+                        ret = 0;
+                        goto out;
+                }
+                uint64_t now = now_ms();
+                if (r != -ENOENT || now >= deadline) {
+                        char msg[256], dev[RA_NAME_MAX + 24];
+                        snprintf(msg, sizeof(msg),
+                                 "%s: no mount for this bdi in /proc/self/mountinfo after %u s, giving up; read_ahead_kb not changed",
+                                 bdi, config->agent.mount_wait_sec);
+                        snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", bdi);
+                        const char *fields[] = { dev, "READAHEAD_RESULT=timeout" };
+                        ra_journal_send(LOG_WARNING, msg, fields, 2);
+                        goto out;
+                }
+                struct pollfd p = { .fd = fd, .events = POLLPRI };
+                uint64_t wait = deadline - now < step_ms ? deadline - now : step_ms;
+                if (fd >= 0)
+                        (void) poll(&p, 1, (int) wait);
+                else
+                        (void) poll(NULL, 0, (int) wait);
+                if (fd >= 0 && (p.revents & POLLPRI)) {
+                        /* Re-arm: the event is consumed by reading. */
+                        char buf[4096];
+                        (void) lseek(fd, 0, SEEK_SET);
+                        while (read(fd, buf, sizeof(buf)) > 0)
+                                ;
+                }
+                step_ms = step_ms * 2 > 1000 ? 1000 : step_ms * 2;
+        }
+
+        log_config_problems(config);
+        decide_and_apply(o, config, &facts);
+        ra_facts_done(&facts);
+        ret = 0;
+out:
+        if (fd >= 0)
+                close(fd);
+        ra_config_free(config);
+        return ret;
+}
+
+/*
+ * libudev (252) cuts the environment's strings at '=' while it reads the
+ * event from them, which empties the environment for everything after: the
+ * waiter we exec, and umockdev, whose preload library finds its test tree
+ * through UMOCKDEV_DIR. So libudev reads a copy.
+ */
+extern char **environ;
+
+static struct udev_device *device_from_environment(struct udev *udev) {
+        struct udev_device *dev = NULL;
+        size_t n = 0;
+
+        while (environ[n])
+                n++;
+        char **copy = calloc(n + 1, sizeof(char *));
+        if (!copy)
+                return NULL;
+        for (size_t i = 0; i < n; i++)
+                if (!(copy[i] = strdup(environ[i])))
+                        goto out;
+
+        char **original = environ;
+        environ = copy;
+        dev = udev_device_new_from_environment(udev);
+        environ = original;
+out:
+        for (size_t i = 0; i < n; i++)
+                free(copy[i]);
+        free(copy);
+        return dev;
+}
+
+static int run(const struct options *o) {
+        struct udev *udev = udev_new();
+        struct udev_device *dev = NULL;
+
+        if (!udev)
+                return -ENOMEM;
+        dev = device_from_environment(udev);
+        if (!dev)
+                goto out; /* not a udev event, or a device we cannot see: nothing to do */
+
+        /* The rule guards these too; checking again keeps a hand-run agent harmless. */
+        const char *action = udev_device_get_action(dev);
+        const char *subsystem = udev_device_get_subsystem(dev);
+        if (streq_ptr(subsystem, "block") && streq_ptr(udev_device_get_devtype(dev), "disk") &&
+            (streq_ptr(action, "add") || streq_ptr(action, "change")))
+                handle_block(o, dev);
+        else if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add"))
+                handle_bdi(o, udev_device_get_sysname(dev));
+out:
         udev_device_unref(dev);
         udev_unref(udev);
         return 0;
@@ -197,6 +404,8 @@ int main(int argc, char **argv) {
 
         if (r <= 0)
                 return r < 0 ? 2 : 0;
+        if (o.wait_bdi)
+                return wait_bdi(&o, o.wait_bdi);
         run(&o);
         return 0;
 }

@@ -105,7 +105,7 @@ struct parse_ctx {
 
         /* Exactly one of these is set. */
         struct ra_profile *profile;
-        char *agent_profile; /* readahead.conf: [Agent] Profile= */
+        struct ra_agent_settings *agent; /* readahead.conf */
 
         /* Current section. */
         enum { SECTION_NONE, SECTION_UNKNOWN, SECTION_PROFILE, SECTION_AGENT, SECTION_RULE } section;
@@ -156,7 +156,7 @@ static int rule_add(struct parse_ctx *ctx, const char *name) {
 /* Called by our line reader for every "[...]" line, so that empty or unknown
  * sections are reported too (inih only calls back for keys). */
 static void on_section(struct parse_ctx *ctx, const char *section) {
-        if (ctx->agent_profile) {
+        if (ctx->agent) {
                 if (strcmp(section, "Agent") == 0) {
                         ctx->section = SECTION_AGENT;
                         return;
@@ -178,7 +178,7 @@ static void on_section(struct parse_ctx *ctx, const char *section) {
                 return;
         }
         parse_error(ctx, "unknown section [%s]%s", section,
-                    ctx->agent_profile ? " (expected [Agent])" : " (expected [Profile] or [Rule NAME])");
+                    ctx->agent ? " (expected [Agent])" : " (expected [Profile] or [Rule NAME])");
         ctx->section = SECTION_UNKNOWN;
 }
 
@@ -362,12 +362,21 @@ static int on_key(void *user, const char *section, const char *name, const char 
                 rule_key(ctx, &ctx->profile->rules[ctx->rule], name, value);
                 break;
         case SECTION_AGENT:
-                if (strcmp(name, "Profile") != 0)
+                if (strcmp(name, "Profile") == 0) {
+                        if (!valid_name(value, RA_PROFILE_NAME_MAX))
+                                parse_error(ctx, "Profile=%s is not a profile name", value);
+                        else
+                                strcpy(ctx->agent->profile, value);
+                } else if (strcmp(name, "MountWaitSec") == 0) {
+                        char *end;
+                        unsigned long v = strtoul(value, &end, 10);
+                        if (!isdigit((unsigned char) *value) || *end || v > RA_MOUNT_WAIT_SEC_MAX)
+                                parse_error(ctx, "MountWaitSec=%s: expected seconds, 0 to %d", value,
+                                            RA_MOUNT_WAIT_SEC_MAX);
+                        else
+                                ctx->agent->mount_wait_sec = (unsigned) v;
+                } else
                         parse_warning(ctx, "unknown key %s= in [Agent], ignoring", name);
-                else if (!valid_name(value, RA_PROFILE_NAME_MAX))
-                        parse_error(ctx, "Profile=%s is not a profile name", value);
-                else
-                        strcpy(ctx->agent_profile, value);
                 break;
         }
         return 1; /* our own errors are counted in ctx; inih's return is syntax only */
@@ -490,16 +499,14 @@ int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const cha
         return 0;
 }
 
-static int agent_parse_buffer(struct ra_config *c, char *profile_name, const char *path,
-                              const char *buf, size_t len) {
-        char tmp[RA_PROFILE_NAME_MAX];
-        strcpy(tmp, profile_name);
-
-        struct parse_ctx ctx = { .c = c, .path = path, .agent_profile = tmp };
+static int agent_parse_buffer(struct ra_config *c, struct ra_agent_settings *settings,
+                              const char *path, const char *buf, size_t len) {
+        struct ra_agent_settings tmp = *settings;
+        struct parse_ctx ctx = { .c = c, .path = path, .agent = &tmp };
         int r = parse_buffer(&ctx, buf, len);
         if (r < 0)
                 return r;
-        strcpy(profile_name, tmp);
+        *settings = tmp;
         return 0;
 }
 
@@ -688,7 +695,6 @@ out:
 
 int ra_config_load(const char *root, struct ra_config **ret) {
         struct ra_config *c = calloc(1, sizeof(*c));
-        char profile_name[RA_PROFILE_NAME_MAX] = DEFAULT_PROFILE;
         char rel[RA_PATH_MAX];
         int r;
 
@@ -697,12 +703,17 @@ int ra_config_load(const char *root, struct ra_config **ret) {
         if (root && strcmp(root, "/") != 0)
                 snprintf(c->root, sizeof(c->root), "%s", root);
         ra_profile_init(&c->profile);
+        c->agent = (struct ra_agent_settings){
+                .profile = DEFAULT_PROFILE,
+                .mount_wait_sec = RA_MOUNT_WAIT_SEC_DEFAULT,
+        };
 
-        r = load_one(c, "readahead.conf", false, parse_agent_cb, profile_name);
+        r = load_one(c, "readahead.conf", false, parse_agent_cb, &c->agent);
         if (r >= 0)
-                r = load_dropins(c, "readahead.conf", parse_agent_cb, profile_name);
+                r = load_dropins(c, "readahead.conf", parse_agent_cb, &c->agent);
         if (r < 0)
                 goto fail;
+        const char *profile_name = c->agent.profile;
 
         snprintf(c->profile.name, sizeof(c->profile.name), "%s", profile_name);
         snprintf(rel, sizeof(rel), "profiles/%s.conf", profile_name);

@@ -102,8 +102,18 @@ struct ra_diag {
         char message[200];
 };
 
+/* readahead.conf [Agent] */
+struct ra_agent_settings {
+        char profile[RA_PROFILE_NAME_MAX];
+        unsigned mount_wait_sec; /* how long to wait for a network mount after its bdi appears */
+};
+
+#define RA_MOUNT_WAIT_SEC_DEFAULT 30
+#define RA_MOUNT_WAIT_SEC_MAX 600
+
 struct ra_config {
         char root[RA_PATH_MAX];
+        struct ra_agent_settings agent;
         struct ra_profile profile;
         struct ra_config_file *files; /* grown as needed, at most RA_FILES_MAX */
         size_t n_files;

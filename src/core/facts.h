@@ -93,7 +93,8 @@ struct ra_facts {
         char slaves[RA_PATH_MAX]; /* md members or dm lower devices */
 
         /* mounts (kind == RA_KIND_MOUNT) */
-        char mount_point[RA_PATH_MAX];
+        char mount_point[RA_PATH_MAX]; /* the first, when several share the superblock */
+        unsigned n_mount_points;
         char fstype[32];
         char source[RA_PATH_MAX];
         char server[RA_PATH_MAX];

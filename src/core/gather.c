@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gather.h"
+#include "mountinfo.h"
 
 /* Reads a short file into buf, without the trailing newline. */
 static int read_small_file(const char *path, char *buf, size_t size) {
@@ -84,6 +85,12 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
                 return -EINVAL;
         *ret_kb = kb;
         return 0;
+}
+
+static void gather_host(struct ra_facts *f) {
+        long page = sysconf(_SC_PAGESIZE);
+        f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
+        (void) ra_read_mem_total_kb(&f->mem_total_kb);
 }
 
 static bool has_prefix(const char *s, const char *prefix) {
@@ -211,10 +218,79 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM)
                 list_slaves(syspath, f->slaves, sizeof(f->slaves));
 
-        long page = sysconf(_SC_PAGESIZE);
-        f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
-        (void) ra_read_mem_total_kb(&f->mem_total_kb);
-
+        gather_host(f);
         ra_facts_classify(f);
+        return 0;
+}
+
+#define MOUNTINFO_MAX (8u << 20)
+
+int ra_read_mountinfo(char **ret, size_t *ret_len) {
+        int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        size_t size = 16384, len = 0;
+        char *buf = NULL;
+
+        if (fd < 0)
+                return -errno;
+        for (;;) {
+                if (len + 1 >= size || !buf) {
+                        if (buf)
+                                size *= 2;
+                        if (size > MOUNTINFO_MAX) {
+                                free(buf);
+                                close(fd);
+                                return -EFBIG;
+                        }
+                        char *nb = realloc(buf, size);
+                        if (!nb) {
+                                free(buf);
+                                close(fd);
+                                return -ENOMEM;
+                        }
+                        buf = nb;
+                }
+                ssize_t n = read(fd, buf + len, size - len - 1);
+                if (n < 0) {
+                        int r = -errno;
+                        free(buf);
+                        close(fd);
+                        return r;
+                }
+                if (n == 0)
+                        break;
+                len += (size_t) n;
+        }
+        close(fd);
+        buf[len] = 0;
+        *ret = buf;
+        *ret_len = len;
+        return 0;
+}
+
+int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
+        struct ra_mount m;
+        unsigned major, minor;
+        char *text = NULL;
+        size_t len = 0;
+        int r;
+
+        r = ra_parse_bdi_name(bdi_name, &major, &minor);
+        if (r < 0)
+                return r;
+        snprintf(f->attr_path, sizeof(f->attr_path), "/sys/class/bdi/%s/read_ahead_kb", bdi_name);
+        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+        if (!f->current_known && access(f->attr_path, F_OK) < 0)
+                return -ENODEV;
+
+        r = ra_read_mountinfo(&text, &len);
+        if (r < 0)
+                return r;
+        r = ra_mountinfo_find(text, len, major, minor, &m);
+        free(text);
+        if (r == 0)
+                return -ENOENT; /* not mounted (yet) */
+
+        gather_host(f);
+        ra_facts_from_mount(f, bdi_name, &m);
         return 0;
 }

@@ -13,6 +13,16 @@
 /* Fills f for a whole-disk block device; classifies it. */
 int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
 
+/*
+ * Fills f for the network or FUSE filesystem behind an anonymous bdi ("0:53").
+ * Returns -ENOENT while the mount is not in /proc/self/mountinfo yet,
+ * -ENODEV when the bdi is gone, -EINVAL for a bdi that is not anonymous.
+ */
+int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
+
+/* The whole of /proc/self/mountinfo, NUL-terminated. */
+int ra_read_mountinfo(char **ret, size_t *ret_len);
+
 /* MemTotal from /proc/meminfo, in KiB. */
 int ra_read_mem_total_kb(uint64_t *ret_kb);
 
