@@ -87,7 +87,7 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
         return 0;
 }
 
-static void gather_host(struct ra_facts *f) {
+void ra_gather_host(struct ra_facts *f) {
         long page = sysconf(_SC_PAGESIZE);
         f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
         (void) ra_read_mem_total_kb(&f->mem_total_kb);
@@ -218,7 +218,7 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM)
                 list_slaves(syspath, f->slaves, sizeof(f->slaves));
 
-        gather_host(f);
+        ra_gather_host(f);
         ra_facts_classify(f);
         return 0;
 }
@@ -290,7 +290,7 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         if (r == 0)
                 return -ENOENT; /* not mounted (yet) */
 
-        gather_host(f);
+        ra_gather_host(f);
         ra_facts_from_mount(f, bdi_name, &m);
         return 0;
 }

@@ -23,6 +23,9 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
 /* The whole of /proc/self/mountinfo, NUL-terminated. */
 int ra_read_mountinfo(char **ret, size_t *ret_len);
 
+/* Host facts: page size and MemTotal. */
+void ra_gather_host(struct ra_facts *f);
+
 /* MemTotal from /proc/meminfo, in KiB. */
 int ra_read_mem_total_kb(uint64_t *ret_kb);
 

@@ -50,26 +50,39 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
                f->major, f->minor);
         printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
         printf("  %-14s %s\n", "transport", ra_transport_to_string(f->transport));
-        printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
-        printf("  %-14s %s\n", "removable", yes_no(f->removable));
-        printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
-               f->size_bytes);
-        printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
-               f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
-        if (f->md_level[0])
-                printf("  %-14s %s, %u disks, layout %u\n", "md", f->md_level, f->md_raid_disks,
-                       f->md_layout);
-        if (f->dm_target[0])
-                printf("  %-14s %s\n", "dm", f->dm_target);
-        if (f->slaves[0])
-                printf("  %-14s %s\n", "stacked on", f->slaves);
-        if (f->stripe_bytes > 0)
-                printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
-                       ra_format_size_kb(f->stripe_bytes / 1024, a),
-                       ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
-        if (content[0] || pttype[0])
-                printf("  %-14s %s%s%s\n", "content", content, content[0] && pttype[0] ? ", " : "",
-                       pttype[0] ? pttype : "");
+        if (f->kind == RA_KIND_MOUNT) {
+                printf("  %-14s %s%s\n", "mount point", f->mount_point,
+                       f->n_mount_points > 1 ? " (and more, same superblock)" : "");
+                printf("  %-14s %s\n", "fstype", f->fstype);
+                printf("  %-14s %s\n", "source", f->source);
+                if (f->server[0])
+                        printf("  %-14s %s\n", "server", f->server);
+                if (f->nfs_version[0])
+                        printf("  %-14s %s\n", "NFS version", f->nfs_version);
+                printf("  %-14s %s\n", "rsize",
+                       f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
+        } else {
+                printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
+                printf("  %-14s %s\n", "removable", yes_no(f->removable));
+                printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
+                       f->size_bytes);
+                printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
+                       f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
+                if (f->md_level[0])
+                        printf("  %-14s %s, %u disks, layout %u\n", "md", f->md_level, f->md_raid_disks,
+                               f->md_layout);
+                if (f->dm_target[0])
+                        printf("  %-14s %s\n", "dm", f->dm_target);
+                if (f->slaves[0])
+                        printf("  %-14s %s\n", "stacked on", f->slaves);
+                if (f->stripe_bytes > 0)
+                        printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
+                               ra_format_size_kb(f->stripe_bytes / 1024, a),
+                               ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
+                if (content[0] || pttype[0])
+                        printf("  %-14s %s%s%s\n", "content", content, content[0] && pttype[0] ? ", " : "",
+                               pttype[0] ? pttype : "");
+        }
         printf("  %-14s %s\n", "host memory", format_bytes_short(f->mem_total_kb * 1024, sz));
         printf("  %-14s %s\n", "current", f->current_known ? ra_format_size_kb(f->current_kb, a) : "?");
 

@@ -34,6 +34,15 @@ void json_device_fields(struct json *j, const struct device *d) {
         json_uint_or_null(j, "target_kb", has_target, d->decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
         json_bool(j, "drift", device_drifts(d));
+        if (f->kind == RA_KIND_MOUNT) {
+                json_string(j, "mount_point", f->mount_point);
+                json_uint(j, "mount_points", f->n_mount_points);
+                json_string(j, "fstype", f->fstype);
+                json_string(j, "source", f->source);
+                json_string(j, "server", f->server[0] ? f->server : NULL);
+                json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
+                json_string(j, "nfs_version", f->nfs_version[0] ? f->nfs_version : NULL);
+        }
         json_string(j, "rule", d->rule[0] ? d->rule : NULL);
         json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
         json_string(j, "rule_section", d->decision.rule ? d->decision.rule->section : NULL);
@@ -63,6 +72,39 @@ uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
         if (!c->profile.memory_cap || mem_kb == 0)
                 return 0;
         return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
+}
+
+/* One table row; returns true when the device drifts. */
+static bool print_row(const struct device *d) {
+        const struct ra_facts *f = &d->facts;
+        char facts[40], target[24], current[24];
+        bool drift = device_drifts(d);
+
+        if (f->kind == RA_KIND_MOUNT) {
+                char rsize[24];
+                if (f->rsize_bytes >= 1024)
+                        snprintf(facts, sizeof(facts), "%s %s", f->mount_point,
+                                 ra_format_size_kb(f->rsize_bytes / 1024, rsize));
+                else
+                        snprintf(facts, sizeof(facts), "%s", f->mount_point);
+        } else
+                key_facts(f, facts, sizeof(facts));
+        if (d->decide_error < 0)
+                snprintf(target, sizeof(target), "error");
+        else if (d->decision.keep)
+                snprintf(target, sizeof(target), "-");
+        else
+                ra_format_size_kb(d->decision.target_kb, target);
+        if (f->current_known)
+                ra_format_size_kb(f->current_kb, current);
+        else
+                snprintf(current, sizeof(current), "?");
+        if (drift)
+                strcat(current, "*");
+        printf("%-8.8s %-9s %-6.6s %-16.16s %6s %7s  %.21s\n", f->name, ra_class_to_string(f->class),
+               f->kind == RA_KIND_MOUNT ? f->fstype : ra_transport_to_string(f->transport), facts,
+               target, current, d->rule[0] ? short_rule(d->rule) : "-");
+        return drift;
 }
 
 int verb_status(struct ctl *ctl, int argc, char **argv) {
@@ -108,30 +150,19 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                                ctl->config->n_errors);
                 printf("\n%-8s %-9s %-6s %-16s %6s %7s  %s\n", "DEVICE", "CLASS", "BUS", "FACTS",
                        "TARGET", "CURRENT", "RULE");
-                for (size_t i = 0; i < n; i++) {
-                        const struct device *d = &list[i];
-                        char facts[40], target[24], current[24];
-                        bool drift = device_drifts(d);
+                for (size_t i = 0; i < n; i++)
+                        if (list[i].facts.kind == RA_KIND_BLOCK)
+                                any_drift |= print_row(&list[i]);
 
-                        key_facts(&d->facts, facts, sizeof(facts));
-                        if (d->decide_error < 0)
-                                snprintf(target, sizeof(target), "error");
-                        else if (d->decision.keep)
-                                snprintf(target, sizeof(target), "-");
-                        else
-                                ra_format_size_kb(d->decision.target_kb, target);
-                        if (d->facts.current_known)
-                                ra_format_size_kb(d->facts.current_kb, current);
-                        else
-                                snprintf(current, sizeof(current), "?");
-                        if (drift) {
-                                strcat(current, "*");
-                                any_drift = true;
-                        }
-                        printf("%-8.8s %-9s %-6.6s %-16.16s %6s %7s  %.21s\n", d->facts.name,
-                               ra_class_to_string(d->facts.class),
-                               ra_transport_to_string(d->facts.transport), facts, target, current,
-                               d->rule[0] ? short_rule(d->rule) : "-");
+                bool header = false;
+                for (size_t i = 0; i < n; i++) {
+                        if (list[i].facts.kind != RA_KIND_MOUNT)
+                                continue;
+                        if (!header)
+                                printf("\n%-8s %-9s %-6s %-16s %6s %7s  %s\n", "BDI", "CLASS", "FSTYPE",
+                                       "MOUNT", "TARGET", "CURRENT", "RULE");
+                        header = true;
+                        any_drift |= print_row(&list[i]);
                 }
                 if (any_drift)
                         printf("\n* current differs from target: run 'readahead-ctl apply'.\n");

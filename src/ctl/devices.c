@@ -6,15 +6,10 @@
 
 #include "devices.h"
 #include "gather.h"
+#include "mountinfo.h"
 
-static int device_fill(struct udev_device *ud, const struct ra_config *c, struct device *d,
-                       bool with_trace) {
-        int r;
-
-        ra_facts_init(&d->facts);
-        r = ra_gather_block(ud, &d->facts);
-        if (r < 0)
-                return r;
+/* Decides for d->facts, gathered by the caller. */
+static int device_decide(const struct ra_config *c, struct device *d, bool with_trace) {
         if (with_trace && c->profile.n_rules > 0) {
                 d->trace = calloc(c->profile.n_rules, sizeof(*d->trace));
                 if (!d->trace)
@@ -28,67 +23,188 @@ static int device_fill(struct udev_device *ud, const struct ra_config *c, struct
         return 0;
 }
 
+static int device_fill_block(struct udev_device *ud, const struct ra_config *c, struct device *d,
+                             bool with_trace) {
+        ra_facts_init(&d->facts);
+        int r = ra_gather_block(ud, &d->facts);
+        return r < 0 ? r : device_decide(c, d, with_trace);
+}
+
+static int device_fill_bdi(const char *bdi, const struct ra_config *c, struct device *d,
+                           bool with_trace) {
+        ra_facts_init(&d->facts);
+        int r = ra_gather_bdi(bdi, &d->facts);
+        return r < 0 ? r : device_decide(c, d, with_trace);
+}
+
 static bool is_whole_disk(struct udev_device *ud) {
         const char *t = udev_device_get_devtype(ud);
         return t && strcmp(t, "disk") == 0;
 }
 
-int devices_enumerate(struct udev *udev, const struct ra_config *c, struct device **ret, size_t *ret_n) {
+struct list {
+        struct device *items;
+        size_t n;
+};
+
+static struct device *list_add(struct list *l) {
+        struct device *items = realloc(l->items, (l->n + 1) * sizeof(*items));
+        if (!items)
+                return NULL;
+        l->items = items;
+        memset(&items[l->n], 0, sizeof(items[l->n]));
+        return &items[l->n];
+}
+
+static bool list_has_mount(const struct list *l, unsigned major, unsigned minor) {
+        for (size_t i = 0; i < l->n; i++)
+                if (l->items[i].facts.kind == RA_KIND_MOUNT && l->items[i].facts.major == major &&
+                    l->items[i].facts.minor == minor)
+                        return true;
+        return false;
+}
+
+/* Adds every device of one subsystem that gathers; skips those that vanish. */
+static int add_subsystem(struct udev *udev, const struct ra_config *c, struct list *l,
+                         const char *subsystem) {
         struct udev_enumerate *e = udev_enumerate_new(udev);
         struct udev_list_entry *item;
-        struct device *list = NULL;
-        size_t n = 0;
-        int r = 0;
+        int r;
 
         if (!e)
                 return -ENOMEM;
-        udev_enumerate_add_match_subsystem(e, "block");
+        udev_enumerate_add_match_subsystem(e, subsystem);
         r = udev_enumerate_scan_devices(e);
-        if (r < 0)
-                goto out;
-
-        udev_list_entry_foreach(item, udev_enumerate_get_list_entry(e)) {
+        udev_list_entry_foreach(item, r < 0 ? NULL : udev_enumerate_get_list_entry(e)) {
                 struct udev_device *ud = udev_device_new_from_syspath(udev, udev_list_entry_get_name(item));
                 if (!ud)
                         continue; /* gone since the scan */
-                if (is_whole_disk(ud)) {
-                        struct device *nl = realloc(list, (n + 1) * sizeof(*list));
-                        if (!nl) {
-                                udev_device_unref(ud);
+
+                const char *sysname = udev_device_get_sysname(ud);
+                bool is_block = strcmp(subsystem, "block") == 0;
+                bool wanted = is_block ? is_whole_disk(ud) : strncmp(sysname, "0:", 2) == 0;
+                if (wanted) {
+                        struct device *d = list_add(l);
+                        if (!d)
                                 r = -ENOMEM;
-                                goto out;
+                        else {
+                                r = is_block ? device_fill_block(ud, c, d, false)
+                                             : device_fill_bdi(sysname, c, d, false);
+                                if (r >= 0)
+                                        l->n++;
+                                else
+                                        device_done(d); /* vanished, or a bdi with no mount */
+                                if (r != -ENOMEM)
+                                        r = 0;
                         }
-                        list = nl;
-                        memset(&list[n], 0, sizeof(list[n]));
-                        r = device_fill(ud, c, &list[n], false);
-                        if (r == -ENOMEM) {
-                                udev_device_unref(ud);
-                                n++;
-                                goto out;
-                        }
-                        if (r < 0)
-                                ra_facts_done(&list[n].facts); /* vanished: skip */
-                        else
-                                n++;
-                        r = 0;
                 }
                 udev_device_unref(ud);
+                if (r < 0)
+                        break;
         }
-out:
         udev_enumerate_unref(e);
+        return r < 0 ? r : 0;
+}
+
+struct unmapped_ctx {
+        const struct ra_config *c;
+        struct list *l;
+};
+
+/*
+ * cifs, ceph and 9p name their bdi "<fstype>-N", which says nothing of the
+ * mount: list those mounts anyway, with their class and no current value.
+ */
+static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
+        struct unmapped_ctx *ctx = userdata;
+        struct ra_facts probe;
+        char name[RA_NAME_MAX];
+
+        ra_facts_init(&probe);
+        snprintf(name, sizeof(name), "%u:%u", m->major, m->minor);
+        ra_facts_from_mount(&probe, name, m);
+        if (probe.class != RA_CLASS_NETFS && probe.class != RA_CLASS_NFS && probe.class != RA_CLASS_FUSE)
+                return 0;
+        if (list_has_mount(ctx->l, m->major, m->minor))
+                return 0;
+
+        struct device *d = list_add(ctx->l);
+        if (!d)
+                return -ENOMEM;
+        d->facts = probe;
+        ra_gather_host(&d->facts);
+        ctx->l->n++;
+        return device_decide(ctx->c, d, false);
+}
+
+int devices_enumerate(struct udev *udev, const struct ra_config *c, struct device **ret, size_t *ret_n) {
+        struct list l = {};
+        char *text = NULL;
+        size_t len = 0;
+        int r;
+
+        r = add_subsystem(udev, c, &l, "block");
+        if (r >= 0)
+                r = add_subsystem(udev, c, &l, "bdi");
+        if (r >= 0 && ra_read_mountinfo(&text, &len) >= 0) {
+                struct unmapped_ctx ctx = { .c = c, .l = &l };
+                r = ra_mountinfo_foreach(text, len, add_unmapped_cb, &ctx);
+                free(text);
+        }
         if (r < 0) {
-                devices_free(list, n);
+                devices_free(l.items, l.n);
                 return r;
         }
-        *ret = list;
-        *ret_n = n;
+        *ret = l.items;
+        *ret_n = l.n;
+        return 0;
+}
+
+struct find_mount_ctx {
+        const char *path;
+        unsigned major, minor;
+        bool found;
+};
+
+static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
+        struct find_mount_ctx *ctx = userdata;
+        if (strcmp(m->mount_point, ctx->path) != 0)
+                return 0;
+        ctx->major = m->major; /* the last one wins: it is on top */
+        ctx->minor = m->minor;
+        ctx->found = true;
         return 0;
 }
 
 int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct device *ret) {
-        char syspath[RA_PATH_MAX];
+        char syspath[RA_PATH_MAX], bdi[RA_NAME_MAX];
+        unsigned major, minor;
         struct udev_device *ud;
         int r;
+
+        memset(ret, 0, sizeof(*ret));
+
+        /* A mount point: the bdi of the superblock mounted there. */
+        if (name[0] == '/' && strncmp(name, "/dev/", 5) != 0) {
+                struct find_mount_ctx ctx = { .path = name };
+                char *text = NULL;
+                size_t len = 0;
+                r = ra_read_mountinfo(&text, &len);
+                if (r < 0)
+                        return r;
+                (void) ra_mountinfo_foreach(text, len, find_mount_point_cb, &ctx);
+                free(text);
+                if (!ctx.found)
+                        return -ENOENT;
+                snprintf(bdi, sizeof(bdi), "%u:%u", ctx.major, ctx.minor);
+                name = bdi;
+        }
+        if (ra_parse_bdi_name(name, &major, &minor) == 0) {
+                r = device_fill_bdi(name, c, ret, true);
+                if (r < 0)
+                        device_done(ret);
+                return r;
+        }
 
         if (strncmp(name, "/dev/", 5) == 0)
                 name += 5;
@@ -102,8 +218,7 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                 udev_device_unref(ud);
                 return -ENOTBLK;
         }
-        memset(ret, 0, sizeof(*ret));
-        r = device_fill(ud, c, ret, true);
+        r = device_fill_block(ud, c, ret, true);
         udev_device_unref(ud);
         if (r < 0)
                 device_done(ret);
