@@ -112,10 +112,12 @@ static void log_result(const struct ra_facts *f, const struct ra_decision *d, co
         char msg[512], dev[RA_NAME_MAX + 24], target[48], prev[48], rulef[RA_PATH_MAX + 80],
                 res[48], reason[240];
 
-        if (error < 0)
-                snprintf(msg, sizeof(msg), "%s: could not set read_ahead_kb to %" PRIu64
-                         " (kernel holds %" PRIu64 "): %s", f->name, d->target_kb, now_kb,
-                         strerror(-error));
+        if (error == -EIO)
+                snprintf(msg, sizeof(msg), "%s: wrote read_ahead_kb %" PRIu64 " but the kernel holds %" PRIu64,
+                         f->name, d->target_kb, now_kb);
+        else if (error < 0)
+                snprintf(msg, sizeof(msg), "%s: could not set read_ahead_kb to %" PRIu64 ": %s", f->name,
+                         d->target_kb, strerror(-error));
         else
                 snprintf(msg, sizeof(msg), "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)",
                          f->name, f->current_kb, d->target_kb, rule, d->reason);

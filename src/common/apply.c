@@ -13,7 +13,9 @@ int ra_write_read_ahead(const char *attr_path, uint64_t target_kb, uint64_t *ret
         char buf[32];
         int fd, n, r = 0;
 
-        fd = open(attr_path, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        /* O_TRUNC changes nothing on sysfs; on a test tree's plain file it keeps
+         * the old value's tail from surviving a shorter write. */
+        fd = open(attr_path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
         n = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", target_kb);

@@ -44,27 +44,20 @@ static void classify_stripe(struct ra_facts *f) {
         if (f->io_opt_bytes == 0)
                 return;
 
-        /* dm (LVM, crypt) stacks the limits of what lies below: io_opt there
-         * is the stripe of the md or hardware RAID underneath. */
-        if (f->transport == RA_TRANSPORT_DM) {
-                f->stripe_bytes = f->io_opt_bytes;
-                f->stripe_source = "dm io_opt";
-                if (f->io_min_bytes > 0 && f->io_opt_bytes % f->io_min_bytes == 0) {
-                        f->chunk_bytes = f->io_min_bytes;
-                        f->data_disks = (unsigned) (f->io_opt_bytes / f->io_min_bytes);
-                }
-                return;
-        }
-
-        /* A hardware RAID controller reports its chunk as io_min and its
-         * stripe as io_opt. Anything else is a device's guess, not a stripe. */
+        /*
+         * A hardware RAID controller reports its chunk as io_min and its
+         * stripe as io_opt; dm (LVM, crypt) stacks the limits of what lies
+         * below, so there they are the md or hardware RAID underneath. Either
+         * way, a real stripe is a whole number of chunks larger than a block;
+         * a USB bridge's 65535 sectors (inherited by dm-crypt on top) is not.
+         */
         if (f->io_min_bytes > f->physical_block_bytes && f->io_min_bytes > 0 &&
             f->io_opt_bytes % f->io_min_bytes == 0 &&
             f->io_opt_bytes / f->io_min_bytes <= MAX_DATA_DISKS) {
                 f->chunk_bytes = f->io_min_bytes;
                 f->data_disks = (unsigned) (f->io_opt_bytes / f->io_min_bytes);
                 f->stripe_bytes = f->io_opt_bytes;
-                f->stripe_source = "hw raid io_opt";
+                f->stripe_source = f->transport == RA_TRANSPORT_DM ? "dm io_opt" : "hw raid io_opt";
                 return;
         }
         f->io_opt_ignored = true;
