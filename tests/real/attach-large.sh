@@ -15,7 +15,10 @@ ra_dump "$big"
 ra_expect_ra "$big" 512
 ra_expect_prop "$big" READAHEAD_TARGET_KB 512
 ra_expect_prop_match "$big" READAHEAD_RULE '*profiles/default.conf:disk'
-ra_expect_prop "$big" READAHEAD_RESULT written
+# losetup opens the node for writing, so udev's watch may add a second change
+# event behind the kernel's: the database keeps the last one, which may find
+# the value already written.
+ra_expect_prop_match "$big" READAHEAD_RESULT '@(written|unchanged)'
 ra_expect_prop_match "$big" READAHEAD_CLASS '?*'
 ra_expect_prop_match "$big" READAHEAD_PREVIOUS_KB '[0-9]*'
 

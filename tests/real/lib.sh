@@ -18,6 +18,7 @@
 # with exit 77; when CI is set in the environment it fails instead.
 
 set -euo pipefail
+shopt -s extglob
 
 RA_UDEVD=${RA_UDEVD:-/lib/systemd/systemd-udevd}
 RA_RULE_DIR=/run/udev/rules.d
