@@ -8,6 +8,7 @@
 #include "ctl.h"
 #include "devices.h"
 #include "size.h"
+#include "systemd.h"
 
 /* Returns true on success or when there was nothing to do. */
 static bool apply_one(const struct device *d) {
@@ -43,6 +44,9 @@ static bool apply_one(const struct device *d) {
                         strerror(-r));
                 return false;
         }
+        /* The work is done now: a failed wait for this mount is history. */
+        if (f->kind == RA_KIND_MOUNT)
+                (void) systemd_reset_failed_bdi_unit(f->name);
         printf("%-10s %s -> %s (%s)\n", f->name,
                f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
                ra_format_size_kb(d->decision.target_kb, a), d->rule);

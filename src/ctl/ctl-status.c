@@ -10,6 +10,7 @@
 #include "output.h"
 #include "size.h"
 #include "status.h"
+#include "systemd.h"
 
 bool device_drifts(const struct device *d) {
         return !d->decision.keep && d->decide_error == 0 && d->facts.current_known &&
@@ -122,6 +123,11 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         }
         cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
 
+        /* Mount work that systemd ran for us and that failed (mount never came). */
+        char **failed = NULL;
+        if (systemd_failed_bdi_units(&failed) < 0)
+                failed = NULL; /* status works without systemd's answer */
+
         if (ctl->json) {
                 struct json j = { .f = stdout };
                 json_begin_object(&j, NULL);
@@ -129,6 +135,10 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 json_uint(&j, "mem_total_kb", mem_kb);
                 json_uint_or_null(&j, "memory_cap_kb", cap_kb > 0, cap_kb);
                 json_uint(&j, "config_errors", ctl->config->n_errors);
+                json_begin_array(&j, "failed_units");
+                for (char **u = failed; u && *u; u++)
+                        json_string(&j, NULL, *u);
+                json_end_array(&j);
                 json_begin_array(&j, "devices");
                 for (size_t i = 0; i < n; i++) {
                         json_begin_object(&j, NULL);
@@ -164,11 +174,16 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                         header = true;
                         any_drift |= print_row(&list[i]);
                 }
+                for (char **u = failed; u && *u; u++)
+                        printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
+                if (failed && *failed)
+                        printf("\n");
                 if (any_drift)
                         printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
                 printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
                        n > 0 ? list[0].facts.page_kb : 4);
         }
+        strv_free(failed);
         devices_free(list, n);
         return EXIT_OK;
 }
