@@ -19,10 +19,11 @@ static unsigned md_data_disks(const struct ra_facts *f) {
         if (strcmp(f->md_level, "raid6") == 0)
                 return n > 2 ? n - 2 : 0;
         if (strcmp(f->md_level, "raid10") == 0) {
-                /* md/layout: near copies in bits 0-7, far copies in bits 8-15. */
-                unsigned near = f->md_layout & 0xff, far = (f->md_layout >> 8) & 0xff;
-                unsigned copies = (near ? near : 1) * (far ? far : 1);
-                return n / copies;
+                /* md/layout keeps the near copies in bits 0-7. Like the
+                 * kernel's io_opt, only near copies that divide the members
+                 * shrink the stripe; far and offset copies read like RAID0. */
+                unsigned near = f->md_layout & 0xff;
+                return near > 1 && n % near == 0 ? n / near : n;
         }
         return 0; /* linear, multipath, container: no stripe */
 }
@@ -48,11 +49,11 @@ static void classify_stripe(struct ra_facts *f) {
          * A hardware RAID controller reports its chunk as io_min and its
          * stripe as io_opt; dm (LVM, crypt) stacks the limits of what lies
          * below, so there they are the md or hardware RAID underneath. Either
-         * way, a real stripe is a whole number of chunks larger than a block;
+         * way, a real stripe is two or more chunks, each larger than a block;
          * a USB bridge's 65535 sectors (inherited by dm-crypt on top) is not.
          */
         if (f->io_min_bytes > f->physical_block_bytes && f->io_min_bytes > 0 &&
-            f->io_opt_bytes % f->io_min_bytes == 0 &&
+            f->io_opt_bytes % f->io_min_bytes == 0 && f->io_opt_bytes / f->io_min_bytes >= 2 &&
             f->io_opt_bytes / f->io_min_bytes <= MAX_DATA_DISKS) {
                 f->chunk_bytes = f->io_min_bytes;
                 f->data_disks = (unsigned) (f->io_opt_bytes / f->io_min_bytes);

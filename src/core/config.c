@@ -402,19 +402,29 @@ static char *read_line(char *str, int num, void *stream) {
         lr->pos += n + (nl ? 1 : 0);
         ctx->line++;
 
-        if (n + 2 > (size_t) num) {
-                parse_error(ctx, "line longer than %d characters", num - 2);
+        if (n > 0 && start[n - 1] == '\r') /* CRLF files */
+                n--;
+        if (ctx->line == 1 && n >= 3 && memcmp(start, "\xef\xbb\xbf", 3) == 0) {
+                start += 3; /* UTF-8 byte order mark */
+                n -= 3;
+        }
+        if (n + 1 > (size_t) num) {
+                parse_error(ctx, "line longer than %d characters", num - 1);
                 str[0] = 0;
                 return str;
         }
+        /* Leading blanks are dropped: indenting keys is fine, and inih's
+         * continuation lines (an indented line extends the value above) are
+         * not a syntax we offer. */
+        while (n > 0 && (*start == ' ' || *start == '\t')) {
+                start++;
+                n--;
+        }
         memcpy(str, start, n);
-        str[n] = '\n';
-        str[n + 1] = 0;
+        str[n] = 0;
 
         /* Section headers go to on_section(); inih sees them too, harmlessly. */
         const char *s = str;
-        while (*s == ' ' || *s == '\t')
-                s++;
         if (*s == '[') {
                 const char *end = strchr(s, ']');
                 char name[RA_PATH_MAX];
@@ -593,13 +603,16 @@ static int parse_agent_cb(struct ra_config *c, void *target, const char *path, c
         return agent_parse_buffer(c, target, path, buf, len);
 }
 
-/*
- * Loads the highest file named rel (relative to each config dir) that parses.
- * Returns 1 if a file was used, 0 if none exists or it is masked.
- */
+enum {
+        LOAD_NONE,   /* no such file */
+        LOAD_USED,   /* a file was parsed and used */
+        LOAD_MASKED, /* the highest file is a mask */
+};
+
+/* Loads the highest file named rel (relative to each config dir) that parses. */
 static int load_one(struct ra_config *c, const char *rel, bool dropin, parse_fn parse, void *target) {
         bool done = false;
-        int used = 0;
+        int result = LOAD_NONE;
 
         for (const char *const *dir = ra_config_dirs; *dir; dir++) {
                 char path[RA_PATH_MAX];
@@ -614,6 +627,7 @@ static int load_one(struct ra_config *c, const char *rel, bool dropin, parse_fn 
                 if (is_mask(path, &st)) {
                         note_file(c, path, RA_FILE_MASK, dropin);
                         done = true;
+                        result = LOAD_MASKED;
                         continue;
                 }
 
@@ -634,9 +648,9 @@ static int load_one(struct ra_config *c, const char *rel, bool dropin, parse_fn 
                 }
                 note_file(c, path, RA_FILE_USED, dropin);
                 done = true;
-                used = 1;
+                result = LOAD_USED;
         }
-        return used;
+        return result;
 }
 
 static int cmp_str(const void *a, const void *b) {
@@ -720,12 +734,18 @@ int ra_config_load(const char *root, struct ra_config **ret) {
         r = load_one(c, rel, false, parse_profile_cb, &c->profile);
         if (r < 0)
                 goto fail;
-        if (r == 0)
-                diag(c, RA_DIAG_ERROR, rel, 0,
-                     "profile '%s' not found or masked: devices are left alone", profile_name);
-        r = load_dropins(c, rel, parse_profile_cb, &c->profile);
-        if (r < 0)
-                goto fail;
+        if (r == LOAD_MASKED)
+                /* Masking a profile switches it off, drop-ins and all. */
+                diag(c, RA_DIAG_WARNING, rel, 0, "profile '%s' is masked: devices are left alone",
+                     profile_name);
+        else {
+                if (r == LOAD_NONE)
+                        diag(c, RA_DIAG_ERROR, rel, 0,
+                             "profile '%s' not found: devices are left alone", profile_name);
+                r = load_dropins(c, rel, parse_profile_cb, &c->profile);
+                if (r < 0)
+                        goto fail;
+        }
 
         *ret = c;
         return 0;

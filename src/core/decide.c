@@ -18,10 +18,10 @@ const char *ra_verdict_to_string(enum ra_verdict v) {
 }
 
 uint64_t ra_memory_cap_kb(uint64_t mem_total_kb, uint64_t floor_kb) {
-        uint64_t per_mib = (mem_total_kb + 1023) / 1024, cap = 1;
+        uint64_t per_mib = mem_total_kb / 1024 + (mem_total_kb % 1024 != 0), cap = 1;
 
         while (cap < per_mib)
-                cap <<= 1;
+                cap <<= 1; /* per_mib <= 2^54: no overflow */
         return cap < floor_kb ? floor_kb : cap;
 }
 
@@ -169,6 +169,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 if (!rule_matches(r, f, t->why, sizeof(t->why)))
                         continue;
 
+                int e_failed = 0;
                 if (r->keep) {
                         t->verdict = RA_VERDICT_MATCHED;
                         snprintf(t->why, sizeof(t->why), "Size=keep: leave the kernel's value");
@@ -182,6 +183,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                                 continue;
                         }
                         if (e < 0) {
+                                e_failed = e;
                                 t->verdict = RA_VERDICT_FAILED;
                                 snprintf(t->why, sizeof(t->why), "Size=%s: %s", r->size_text,
                                          e == -EDOM ? "division by zero" : "value out of range");
@@ -197,7 +199,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 winner_trace = t == &scratch ? NULL : t;
                 d.rule = r;
                 d.keep = r->keep;
-                d.error = t->verdict == RA_VERDICT_FAILED ? -EDOM : 0;
+                d.error = t->verdict == RA_VERDICT_FAILED ? e_failed : 0;
                 d.rule_kb = t->value_kb;
                 snprintf(d.reason, sizeof(d.reason), "%s", t->why);
         }
