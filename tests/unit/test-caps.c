@@ -47,9 +47,11 @@ static void test_memory_cap_huge(void)
 {
         /* 16 TiB of RAM: 16 GiB of readahead, no overflow. */
         CHECK_U64(16777216, ra_memory_cap_kb(MIB_KB(16ULL * 1024 * 1024), 32));
-        /* Something absurd must not wrap to a small number or loop forever. */
-        CHECK(ra_memory_cap_kb(UINT64_MAX, 32) >= 32);
-        CHECK(ra_memory_cap_kb(UINT64_MAX / 2, 32) >= 32);
+        /* The largest MemTotal: 2^54 - 1 MiB and a bit -> 2^54 KiB, without
+         * wrapping to a small number (rounding up must not overflow). */
+        CHECK_U64(18014398509481984ULL, ra_memory_cap_kb(UINT64_MAX, 32));
+        CHECK_U64(18014398509481984ULL, ra_memory_cap_kb(UINT64_MAX - 1023, 32));
+        CHECK_U64(9007199254740992ULL, ra_memory_cap_kb(UINT64_MAX / 2, 32));
 }
 
 static void test_small_device_cap(void)

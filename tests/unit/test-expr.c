@@ -42,11 +42,11 @@ static int run(const char *s, const struct ra_vars *vars, uint64_t *ret_kb)
 /* Compile must fail with -EINVAL and a message containing what. */
 #define COMPILE_FAILS(s, what)                                                          \
         do {                                                                            \
-                struct ra_expr e_;                                                      \
-                char err_[128] = "";                                                    \
-                CHECK_INT(-EINVAL, ra_expr_compile((s), &e_, err_, sizeof(err_)));      \
-                CHECK(err_[0] != '\0');                                                 \
-                CHECK_CONTAINS(err_, (what));                                           \
+                struct ra_expr ce_;                                                     \
+                char cerr_[128] = "";                                                   \
+                CHECK_INT(-EINVAL, ra_expr_compile((s), &ce_, cerr_, sizeof(cerr_)));   \
+                CHECK(cerr_[0] != '\0');                                                \
+                CHECK_CONTAINS(cerr_, (what));                                          \
         } while (0)
 
 static const struct ra_vars no_vars;

@@ -1,0 +1,1321 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Profile loading: the search path (/etc over /run over the vendor dir), same
+ * basename masking, drop-ins, broken files dropped whole, diagnostics with
+ * file and line. Every case builds its own root below $TMPDIR.
+ */
+
+#include "config.h"
+#include "test-util.h"
+#include "test.h"
+
+#define ETC "/etc/readahead-agent"
+#define RUN_DIR "/run/readahead-agent"
+#define VENDOR RA_VENDOR_DIR
+
+static char root[PATH_MAX];
+
+static void root_setup(void)
+{
+        const char *tmp = getenv("TMPDIR");
+
+        snprintf(root, sizeof(root), "%s/ra-unit-config.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(root)) {
+                perror("mkdtemp");
+                abort();
+        }
+}
+
+static void root_teardown(void)
+{
+        if (!getenv("TEST_KEEP_ROOT"))
+                test_rm_rf(root);
+        else
+                printf("    root kept: %s\n", root);
+}
+
+/* A case that runs in a fresh root. */
+#define ROOT_CASE(name)                                                                 \
+        static void name##_body(void);                                                  \
+        static void name(void)                                                          \
+        {                                                                               \
+                root_setup();                                                           \
+                name##_body();                                                          \
+                root_teardown();                                                        \
+        }                                                                               \
+        static void name##_body(void)
+
+/* Writes a file at root + rel. */
+static void put(const char *rel, const char *content)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        test_write_bytes(path, content, strlen(content));
+}
+
+static void put_bytes(const char *rel, const void *data, size_t len)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        test_write_bytes(path, data, len);
+}
+
+static void put_devnull(const char *rel)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        test_mkdir_parent(path);
+        if (symlink("/dev/null", path) < 0) {
+                perror("symlink");
+                abort();
+        }
+}
+
+/* The vendor configuration as an install lays it out. */
+static void install_vendor(void)
+{
+        static const char *const files[] = {
+                "config/readahead.conf",   "profiles/default.conf",    "profiles/embedded.conf",
+                "profiles/throughput.conf", "profiles/database.conf",
+        };
+        static const char *const dest[] = {
+                VENDOR "/readahead.conf",           VENDOR "/profiles/default.conf",
+                VENDOR "/profiles/embedded.conf",   VENDOR "/profiles/throughput.conf",
+                VENDOR "/profiles/database.conf",
+        };
+
+        for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+                char *text = test_read_source(files[i], NULL);
+
+                put(dest[i], text);
+                free(text);
+        }
+}
+
+static const char *state_name(enum ra_file_state s)
+{
+        switch (s) {
+        case RA_FILE_USED: return "used";
+        case RA_FILE_MASKED: return "masked";
+        case RA_FILE_MASK: return "mask";
+        case RA_FILE_BROKEN: return "broken";
+        }
+        return "?";
+}
+
+/* Prints what was loaded; ctest shows it when a case fails. */
+static void dump(const struct ra_config *c)
+{
+        printf("    profile '%s', %zu rules, %zu errors\n", c->profile.name, c->profile.n_rules,
+               c->n_errors);
+        for (size_t i = 0; i < c->n_files; i++)
+                printf("    file %-6s%s %s\n", state_name(c->files[i].state),
+                       c->files[i].dropin ? " dropin" : "", c->files[i].path);
+        for (size_t i = 0; i < c->n_diags; i++)
+                printf("    %s:%u: %s: %s\n", c->diags[i].file, c->diags[i].line,
+                       c->diags[i].level == RA_DIAG_ERROR ? "error" : "warning",
+                       c->diags[i].message);
+        for (size_t i = 0; i < c->profile.n_rules; i++)
+                printf("    rule %s (%s:%u) size '%s'\n", c->profile.rules[i].section,
+                       c->profile.rules[i].file, c->profile.rules[i].line,
+                       c->profile.rules[i].size_text);
+}
+
+static struct ra_config *load(void)
+{
+        struct ra_config *c = NULL;
+
+        CHECK_INT(0, ra_config_load(root, &c));
+        if (!c) {
+                fprintf(stderr, "ra_config_load returned no configuration\n");
+                abort();
+        }
+        dump(c);
+        return c;
+}
+
+/* The file whose path is root + rel, or NULL. */
+static const struct ra_config_file *file_at(const struct ra_config *c, const char *rel)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        for (size_t i = 0; i < c->n_files; i++)
+                if (strcmp(c->files[i].path, path) == 0)
+                        return &c->files[i];
+        return NULL;
+}
+
+#define CHECK_FILE(c, rel, st, is_dropin)                                               \
+        do {                                                                            \
+                const struct ra_config_file *f_ = file_at((c), (rel));                  \
+                if (!f_) {                                                              \
+                        test_fail(__FILE__, __LINE__, "file listed: " rel);             \
+                } else {                                                                \
+                        CHECK_STR(state_name(st), state_name(f_->state));               \
+                        CHECK_INT((is_dropin), f_->dropin);                             \
+                }                                                                       \
+        } while (0)
+
+/* A diagnostic of level for root + rel (or any file when rel is NULL) at line. */
+static const struct ra_diag *diag_at(const struct ra_config *c, enum ra_diag_level level,
+                                     const char *rel, unsigned line)
+{
+        char path[PATH_MAX];
+
+        if (rel)
+                snprintf(path, sizeof(path), "%s%s", root, rel);
+        for (size_t i = 0; i < c->n_diags; i++)
+                if (c->diags[i].level == level && (!rel || strcmp(c->diags[i].file, path) == 0) &&
+                    c->diags[i].line == line)
+                        return &c->diags[i];
+        return NULL;
+}
+
+static size_t count_level(const struct ra_config *c, enum ra_diag_level level)
+{
+        size_t n = 0;
+
+        for (size_t i = 0; i < c->n_diags; i++)
+                n += c->diags[i].level == level;
+        return n;
+}
+
+static const struct ra_rule *rule_named(const struct ra_profile *p, const char *section)
+{
+        for (size_t i = 0; i < p->n_rules; i++)
+                if (strcmp(p->rules[i].section, section) == 0)
+                        return &p->rules[i];
+        return NULL;
+}
+
+/* Size= of the rule of this section, or a marker when there is none. */
+static const char *size_text_of(const struct ra_profile *p, const char *section)
+{
+        const struct ra_rule *r = rule_named(p, section);
+
+        return r ? r->size_text : "(no such rule)";
+}
+
+static long rule_index(const struct ra_profile *p, const char *section)
+{
+        const struct ra_rule *r = rule_named(p, section);
+
+        return r ? r - p->rules : -1;
+}
+
+static uint64_t eval_size(const struct ra_rule *r, uint64_t default_kb, uint64_t stripe_kb)
+{
+        struct ra_vars v = { 0 };
+        uint64_t kb = 0;
+
+        v.value[RA_VAR_DEFAULT] = default_kb;
+        v.value[RA_VAR_STRIPE] = stripe_kb;
+        v.known = (1u << RA_VAR_DEFAULT) | (1u << RA_VAR_STRIPE);
+        if (ra_expr_eval(&r->size, &v, &kb, NULL) < 0)
+                return UINT64_MAX;
+        return kb;
+}
+
+/* ---- loading from a root ---------------------------------------------------- */
+
+ROOT_CASE(test_vendor_default)
+{
+        struct ra_config *c;
+        static const char *const sections[] = { "disk", "memory", "optical", "nfs", "other-network" };
+
+        install_vendor();
+        c = load();
+
+        CHECK_STR(root, c->root);
+        CHECK_INT(0, c->n_errors);
+        CHECK_INT(0, count_level(c, RA_DIAG_WARNING));
+        CHECK_STR("default", c->profile.name);
+        CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
+        CHECK_U64(512, c->profile.default_kb);
+        CHECK_U64(32, c->profile.minimum_kb);
+        CHECK_U64(131072, c->profile.maximum_kb);
+        CHECK(c->profile.memory_cap);
+        CHECK(c->profile.small_device_cap);
+
+        REQUIRE(c->profile.n_rules == 6);
+        CHECK_STR("disk", c->profile.rules[0].section);
+        CHECK_STR("raid", c->profile.rules[1].section);
+        CHECK_STR("memory", c->profile.rules[2].section);
+        CHECK_STR("optical", c->profile.rules[3].section);
+        CHECK_STR("nfs", c->profile.rules[4].section);
+        CHECK_STR("other-network", c->profile.rules[5].section);
+        for (size_t i = 0; i < 5; i++)
+                CHECK(rule_named(&c->profile, sections[i]) != NULL);
+
+        CHECK_SUFFIX(c->profile.rules[1].file, VENDOR "/profiles/default.conf");
+        CHECK_INT(34, c->profile.rules[1].line);
+        CHECK_STR("max(default, 2 * stripe)", c->profile.rules[1].size_text);
+        CHECK_INT(1u << RA_CLASS_RAID, c->profile.rules[1].classes);
+        CHECK_U64(3072, eval_size(&c->profile.rules[1], 512, 1536));
+        CHECK_INT(RA_KIND_BLOCK, c->profile.rules[0].kind);
+        CHECK(c->profile.rules[2].keep);
+        CHECK_INT((1u << RA_CLASS_NETFS) | (1u << RA_CLASS_FUSE), c->profile.rules[5].classes);
+
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
+        /* Profiles that are not active are not part of the configuration. */
+        CHECK(file_at(c, VENDOR "/profiles/throughput.conf") == NULL);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_etc_selects_profile)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/readahead.conf", "[Agent]\nProfile=throughput\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR("throughput", c->profile.name);
+        CHECK_U64(1024, c->profile.default_kb);
+        CHECK(rule_named(&c->profile, "ssd") != NULL);
+        CHECK_INT(7, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_MASKED, false);
+        CHECK_FILE(c, VENDOR "/profiles/throughput.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_etc_over_run_over_vendor)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(RUN_DIR "/readahead.conf", "[Agent]\nProfile=embedded\n");
+        c = load();
+        CHECK_STR("embedded", c->profile.name);
+        CHECK_U64(128, c->profile.default_kb);
+        ra_config_free(c);
+
+        put(ETC "/readahead.conf", "[Agent]\nProfile=database\n");
+        c = load();
+        CHECK_STR("database", c->profile.name);
+        CHECK_U64(32, c->profile.default_kb);
+        CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, RUN_DIR "/readahead.conf", RA_FILE_MASKED, false);
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_readahead_conf_dropin)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/readahead.conf.d/profile.conf", "[Agent]\nProfile=database\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR("database", c->profile.name);
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, ETC "/readahead.conf.d/profile.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_etc_profile_replaces_vendor)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf",
+            "[Profile]\n"
+            "Default=256K\n"
+            "\n"
+            "[Rule all]\n"
+            "Kind=block\n"
+            "Size=default\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR("default", c->profile.name);
+        CHECK_U64(256, c->profile.default_kb);
+        REQUIRE(c->profile.n_rules == 1);
+        CHECK_STR("all", c->profile.rules[0].section);
+        CHECK_SUFFIX(c->profile.rules[0].file, ETC "/profiles/default.conf");
+        CHECK_INT(4, c->profile.rules[0].line);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_run_profile_replaces_vendor)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(RUN_DIR "/profiles/default.conf", "[Profile]\nDefault=64K\n\n[Rule all]\nSize=default\n");
+        c = load();
+        CHECK_U64(64, c->profile.default_kb);
+        CHECK_INT(1, c->profile.n_rules);
+        CHECK_FILE(c, RUN_DIR "/profiles/default.conf", RA_FILE_USED, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_empty_file_masks_profile)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf", "");
+        c = load();
+        /* Masked on purpose: no rules, every device is left alone. */
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_MASK, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_devnull_masks_profile)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put_devnull(ETC "/profiles/default.conf");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_MASK, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_masked_profile_ignores_dropins)
+{
+        /* Masking the profile leaves devices alone: drop-ins of a masked
+         * profile (here one shipped by another package) add nothing. */
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf", "");
+        put(VENDOR "/profiles/default.conf.d/50-vendor.conf", "[Rule vendor]\nKind=block\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/60-local.conf", "[Rule local]\nName=sda\nSize=2M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK(rule_named(&c->profile, "vendor") == NULL);
+        CHECK(rule_named(&c->profile, "local") == NULL);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_dropins_merge_in_basename_order)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(VENDOR "/profiles/default.conf.d/10-a.conf", "[Profile]\nDefault=100K\n[Rule a]\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/15-c.conf", "[Profile]\nDefault=150K\n[Rule c]\nSize=1M\n");
+        put(RUN_DIR "/profiles/default.conf.d/20-b.conf", "[Profile]\nDefault=200K\n[Rule b]\nSize=1M\n");
+        put(VENDOR "/profiles/default.conf.d/30-d.conf", "[Rule d]\nSize=1M\n");
+        /* Not drop-ins: wrong suffix. */
+        put(ETC "/profiles/default.conf.d/README", "[Rule readme]\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/40-e.conf.bak", "[Rule bak]\nSize=1M\n");
+
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_U64(200, c->profile.default_kb);
+        REQUIRE(c->profile.n_rules == 10);
+        CHECK_STR("disk", c->profile.rules[0].section);
+        CHECK_STR("other-network", c->profile.rules[5].section);
+        CHECK_STR("a", c->profile.rules[6].section);
+        CHECK_STR("c", c->profile.rules[7].section);
+        CHECK_STR("b", c->profile.rules[8].section);
+        CHECK_STR("d", c->profile.rules[9].section);
+        CHECK(rule_named(&c->profile, "readme") == NULL);
+        CHECK(rule_named(&c->profile, "bak") == NULL);
+        CHECK_SUFFIX(c->profile.rules[7].file, ETC "/profiles/default.conf.d/15-c.conf");
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/10-a.conf", RA_FILE_USED, true);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/15-c.conf", RA_FILE_USED, true);
+        CHECK_FILE(c, RUN_DIR "/profiles/default.conf.d/20-b.conf", RA_FILE_USED, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/30-d.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_etc_dropin_masks_vendor_dropin)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(VENDOR "/profiles/default.conf.d/10-a.conf", "[Rule vendor-a]\nSize=1M\n");
+        put(RUN_DIR "/profiles/default.conf.d/10-a.conf", "[Rule run-a]\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/10-a.conf", "[Rule etc-a]\nSize=2M\n");
+        put(VENDOR "/profiles/default.conf.d/20-b.conf", "[Rule vendor-b]\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/20-b.conf", "");
+        put(VENDOR "/profiles/default.conf.d/30-c.conf", "[Rule vendor-c]\nSize=1M\n");
+        put_devnull(ETC "/profiles/default.conf.d/30-c.conf");
+
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        REQUIRE(c->profile.n_rules == 7);
+        CHECK_STR("etc-a", c->profile.rules[6].section);
+        CHECK(rule_named(&c->profile, "vendor-a") == NULL);
+        CHECK(rule_named(&c->profile, "run-a") == NULL);
+        CHECK(rule_named(&c->profile, "vendor-b") == NULL);
+        CHECK(rule_named(&c->profile, "vendor-c") == NULL);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/10-a.conf", RA_FILE_USED, true);
+        CHECK_FILE(c, RUN_DIR "/profiles/default.conf.d/10-a.conf", RA_FILE_MASKED, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/10-a.conf", RA_FILE_MASKED, true);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/20-b.conf", RA_FILE_MASK, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/20-b.conf", RA_FILE_MASKED, true);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/30-c.conf", RA_FILE_MASK, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/30-c.conf", RA_FILE_MASKED, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_dropin_changes_one_key_and_adds_rule)
+{
+        struct ra_config *c;
+        const struct ra_rule *raid, *sda;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/50-local.conf",
+            "[Rule raid]\n"
+            "Size=3 * stripe\n"
+            "\n"
+            "[Rule sda]\n"
+            "Name=sda\n"
+            "Size=1M\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        REQUIRE(c->profile.n_rules == 7);
+
+        /* The raid rule keeps its place and its match, only Size changes. */
+        CHECK_INT(1, rule_index(&c->profile, "raid"));
+        raid = &c->profile.rules[1];
+        CHECK_INT(1u << RA_CLASS_RAID, raid->classes);
+        CHECK(raid->has_size);
+        CHECK(!raid->keep);
+        CHECK_STR("3 * stripe", raid->size_text);
+        CHECK_U64(4608, eval_size(raid, 512, 1536));
+        CHECK_SUFFIX(raid->size_file, ETC "/profiles/default.conf.d/50-local.conf");
+        CHECK_INT(2, raid->size_line);
+
+        /* The new rule comes last. */
+        sda = &c->profile.rules[6];
+        CHECK_STR("sda", sda->section);
+        CHECK_STR("sda", sda->names);
+        CHECK_U64(1024, eval_size(sda, 512, 0));
+        CHECK_SUFFIX(sda->file, ETC "/profiles/default.conf.d/50-local.conf");
+        CHECK_INT(4, sda->line);
+
+        /* Everything else is as the vendor wrote it. */
+        CHECK_U64(512, c->profile.default_kb);
+        CHECK_STR("max(default, 4 * rsize)", size_text_of(&c->profile, "nfs"));
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-local.conf", RA_FILE_USED, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_dropin_changes_profile_key)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/50-bigger.conf", "[Profile]\nDefault=1M\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_U64(1024, c->profile.default_kb);
+        CHECK_U64(32, c->profile.minimum_kb);
+        CHECK_U64(131072, c->profile.maximum_kb);
+        CHECK_INT(6, c->profile.n_rules);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_broken_etc_profile_falls_back_to_vendor)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf",
+            "[Profile]\n"
+            "Description=typo\n"
+            "Default=12Q\n"
+            "\n"
+            "[Rule all]\n"
+            "Kind=block\n"
+            "Size=default\n");
+        c = load();
+        CHECK(c->n_errors >= 1);
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf", 3);
+        CHECK(d != NULL);
+        /* Nothing of the broken file is used. */
+        CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
+        CHECK_U64(512, c->profile.default_kb);
+        CHECK_INT(6, c->profile.n_rules);
+        CHECK(rule_named(&c->profile, "all") == NULL);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_BROKEN, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_broken_size_expression_drops_file)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf",
+            "[Profile]\n"
+            "Default=256K\n"
+            "\n"
+            "[Rule disk]\n"
+            "Kind=block\n"
+            "Size=2 * strpe\n");
+        c = load();
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf", 6);
+        CHECK(d != NULL);
+        if (d)
+                CHECK_CONTAINS(d->message, "strpe");
+        CHECK_U64(512, c->profile.default_kb);
+        CHECK_INT(6, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_BROKEN, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_broken_dropin_falls_back_to_vendor_dropin)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(VENDOR "/profiles/default.conf.d/50-x.conf", "[Rule vendor-x]\nName=sdz\nSize=2M\n");
+        put(ETC "/profiles/default.conf.d/50-x.conf",
+            "[Rule etc-x]\n"
+            "Name=sdz\n"
+            "Size=2M\n"
+            "Minimum=lots\n");
+        c = load();
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-x.conf", 4) != NULL);
+        CHECK(rule_named(&c->profile, "etc-x") == NULL);
+        CHECK(rule_named(&c->profile, "vendor-x") != NULL);
+        CHECK_INT(7, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-x.conf", RA_FILE_BROKEN, true);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf.d/50-x.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_broken_dropin_changes_nothing)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        /* The first section is fine, the second is not: neither is applied. */
+        put(ETC "/profiles/default.conf.d/50-y.conf",
+            "[Rule raid]\n"
+            "Size=8 * stripe\n"
+            "[Rule new]\n"
+            "Class=raid floppy\n"
+            "Size=1M\n");
+        c = load();
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-y.conf", 4) != NULL);
+        CHECK_STR("max(default, 2 * stripe)", size_text_of(&c->profile, "raid"));
+        CHECK(rule_named(&c->profile, "new") == NULL);
+        CHECK_INT(6, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-y.conf", RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_unknown_key_is_a_warning)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/50-w.conf",
+            "[Rule raid]\n"
+            "Colour=blue\n"
+            "Size=4 * stripe\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        d = diag_at(c, RA_DIAG_WARNING, ETC "/profiles/default.conf.d/50-w.conf", 2);
+        CHECK(d != NULL);
+        if (d)
+                CHECK_CONTAINS(d->message, "Colour");
+        /* The rest of the file applies. */
+        CHECK_STR("4 * stripe", size_text_of(&c->profile, "raid"));
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-w.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_unknown_section_is_an_error)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/50-s.conf",
+            "[Rule a]\n"
+            "Size=1M\n"
+            "[Frobnicate]\n"
+            "X=1\n");
+        c = load();
+        CHECK(c->n_errors >= 1);
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-s.conf", 3) != NULL);
+        CHECK(rule_named(&c->profile, "a") == NULL);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-s.conf", RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_overlong_line_is_an_error)
+{
+        struct ra_config *c;
+        char text[512];
+
+        install_vendor();
+        strcpy(text, "[Rule long]\nName=");
+        memset(text + strlen(text), 'a', 245); /* line 2: 250 characters */
+        strcpy(text + 17 + 245, "\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/50-l.conf", text);
+        c = load();
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-l.conf", 2) != NULL);
+        CHECK(rule_named(&c->profile, "long") == NULL);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-l.conf", RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_binary_garbage_is_an_error)
+{
+        static const char garbage[] = "[Rule bin]\nSize=1M\n\0\0\x01\x02\xff\xfe[Rule x]\nSize=\0 1M\n";
+        struct ra_config *c;
+
+        install_vendor();
+        put_bytes(ETC "/profiles/default.conf.d/50-bin.conf", garbage, sizeof(garbage) - 1);
+        c = load();
+        CHECK(c->n_errors >= 1);
+        CHECK(rule_named(&c->profile, "bin") == NULL);
+        CHECK_INT(6, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-bin.conf", RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_missing_profile_leaves_devices_alone)
+{
+        struct ra_config *c;
+        bool named = false;
+
+        install_vendor();
+        put(ETC "/readahead.conf", "[Agent]\nProfile=nosuch\n");
+        c = load();
+        CHECK(c->n_errors >= 1);
+        for (size_t i = 0; i < c->n_diags; i++)
+                if (c->diags[i].level == RA_DIAG_ERROR && strstr(c->diags[i].message, "nosuch"))
+                        named = true;
+        CHECK(named);
+        CHECK_INT(0, c->profile.n_rules);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_profile_name_is_not_a_path)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        /* A profile is a name, not a path, even when the path exists: the
+         * /etc file is broken and the vendor readahead.conf stands in. */
+        put(ETC "/profiles/sub/evil.conf", "[Profile]\nDefault=1G\n[Rule all]\nSize=1G\n");
+        put(ETC "/readahead.conf", "[Agent]\nProfile=sub/evil\n");
+        c = load();
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/readahead.conf", 2) != NULL);
+        CHECK_STR("default", c->profile.name);
+        CHECK(rule_named(&c->profile, "all") == NULL);
+        CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_BROKEN, false);
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_oversized_file_is_an_error)
+{
+        struct ra_config *c;
+        size_t n = RA_FILE_SIZE_MAX + 4096;
+        char *text = malloc(n + 1);
+
+        REQUIRE(text);
+        install_vendor();
+        /* A valid rule, then comment lines past RA_FILE_SIZE_MAX. */
+        memset(text, '#', n);
+        memcpy(text, "[Rule big]\nSize=1M\n", 19);
+        for (size_t i = 100; i < n; i += 80)
+                text[i] = '\n';
+        text[n] = '\0';
+        put(ETC "/profiles/default.conf.d/50-big.conf", text);
+        free(text);
+        c = load();
+        CHECK(c->n_errors >= 1);
+        CHECK(rule_named(&c->profile, "big") == NULL);
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-big.conf", RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
+ROOT_CASE(test_broken_readahead_conf_falls_back)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put(ETC "/readahead.conf", "[Agent]\nProfile=throughput\nthis line has no equals sign\n");
+        c = load();
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/readahead.conf", 3) != NULL);
+        CHECK_STR("default", c->profile.name);
+        CHECK_INT(6, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_BROKEN, false);
+        CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+static void test_free_null(void)
+{
+        CHECK(ra_config_free(NULL) == NULL);
+}
+
+static void test_search_path(void)
+{
+        CHECK_STR("/etc/readahead-agent", ra_config_dirs[0]);
+        CHECK_STR("/run/readahead-agent", ra_config_dirs[1]);
+        CHECK_STR(RA_VENDOR_DIR, ra_config_dirs[2]);
+        CHECK(ra_config_dirs[3] == NULL);
+}
+
+/* ---- ra_profile_parse_buffer: one file, exact lines ------------------------- */
+
+struct parsed {
+        struct ra_config *c;
+        struct ra_profile p;
+        int r;
+};
+
+static void parse_len(struct parsed *t, const char *buf, size_t len)
+{
+        t->c = calloc(1, sizeof(*t->c));
+        REQUIRE(t->c);
+        ra_profile_init(&t->p);
+        t->r = ra_profile_parse_buffer(t->c, &t->p, "/test/p.conf", buf, len);
+        t->c->profile.name[0] = '\0';
+        dump(t->c);
+        for (size_t i = 0; i < t->p.n_rules; i++)
+                printf("    parsed rule %s line %u size '%s'\n", t->p.rules[i].section,
+                       t->p.rules[i].line, t->p.rules[i].size_text);
+}
+
+static void parse(struct parsed *t, const char *buf)
+{
+        parse_len(t, buf, strlen(buf));
+}
+
+static void parsed_done(struct parsed *t)
+{
+        ra_profile_done(&t->p);
+        ra_config_free(t->c); /* frees the diagnostics parse_buffer grew */
+}
+
+static const struct ra_diag *pdiag(const struct parsed *t, enum ra_diag_level level, unsigned line)
+{
+        for (size_t i = 0; i < t->c->n_diags; i++)
+                if (t->c->diags[i].level == level && t->c->diags[i].line == line)
+                        return &t->c->diags[i];
+        return NULL;
+}
+
+static void test_parse_all_keys(void)
+{
+        struct parsed t;
+        const struct ra_rule *r;
+
+        parse(&t, "# comment\n"                  /* 1 */
+                  "[Profile]\n"                  /* 2 */
+                  "Description=Test profile\n"   /* 3 */
+                  "Default=256K\n"               /* 4 */
+                  "Minimum=16K\n"                /* 5 */
+                  "Maximum=2M\n"                 /* 6 */
+                  "MemoryCap=no\n"               /* 7 */
+                  "SmallDeviceCap=off\n"         /* 8 */
+                  "\n"                           /* 9 */
+                  "[Rule usb]\n"                 /* 10 */
+                  "Kind=block\n"                 /* 11 */
+                  "Class=removable hdd\n"        /* 12 */
+                  "Transport=usb mmc\n"          /* 13 */
+                  "Rotational=yes\n"             /* 14 */
+                  "Removable=1\n"                /* 15 */
+                  "Name=sd* mmcblk*\n"           /* 16 */
+                  "Property=ID_BUS=usb\n"        /* 17 */
+                  "Property=ID_MODEL=Cruzer*\n"  /* 18 */
+                  "Size=min(default, 128K)\n"    /* 19 */
+                  "Minimum=8K\n"                 /* 20 */
+                  "Maximum=1M\n"                 /* 21 */
+                  "; another comment\n"          /* 22 */
+                  "[Rule nfs]\n"                 /* 23 */
+                  "Kind=mount\n"                 /* 24 */
+                  "Class=nfs\n"                  /* 25 */
+                  "MountPoint=/srv/* /data\n"    /* 26 */
+                  "FsType=nfs nfs4\n"            /* 27 */
+                  "Server=10.0.0.*\n"            /* 28 */
+                  "NfsVersion=4.2 4.1\n"         /* 29 */
+                  "Size=keep\n"                  /* 30 */
+                  "\n"                           /* 31 */
+                  "[Rule any]\n"                 /* 32 */
+                  "Size=default\n");             /* 33 */
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_diags);
+        CHECK_STR("Test profile", t.p.description);
+        CHECK_U64(256, t.p.default_kb);
+        CHECK_U64(16, t.p.minimum_kb);
+        CHECK_U64(2048, t.p.maximum_kb);
+        CHECK(!t.p.memory_cap);
+        CHECK(!t.p.small_device_cap);
+        REQUIRE(t.p.n_rules == 3);
+
+        r = &t.p.rules[0];
+        CHECK_STR("usb", r->section);
+        CHECK_STR("/test/p.conf", r->file);
+        CHECK_INT(10, r->line);
+        CHECK_INT(RA_KIND_BLOCK, r->kind);
+        CHECK_INT((1u << RA_CLASS_REMOVABLE) | (1u << RA_CLASS_HDD), r->classes);
+        CHECK_INT((1u << RA_TRANSPORT_USB) | (1u << RA_TRANSPORT_MMC), r->transports);
+        CHECK_INT(1, r->rotational);
+        CHECK_INT(1, r->removable);
+        CHECK_STR("sd* mmcblk*", r->names);
+        REQUIRE(r->n_props == 2);
+        CHECK_STR("ID_BUS", r->props[0].key);
+        CHECK_STR("usb", r->props[0].glob);
+        CHECK_STR("ID_MODEL", r->props[1].key);
+        CHECK_STR("Cruzer*", r->props[1].glob);
+        CHECK(r->has_size);
+        CHECK(!r->keep);
+        CHECK_STR("min(default, 128K)", r->size_text);
+        CHECK_STR("/test/p.conf", r->size_file);
+        CHECK_INT(19, r->size_line);
+        CHECK_U64(128, eval_size(r, 256, 0));
+        CHECK_U64(8, r->min_kb);
+        CHECK_U64(1024, r->max_kb);
+        CHECK_STR("", r->mount_points);
+
+        r = &t.p.rules[1];
+        CHECK_STR("nfs", r->section);
+        CHECK_INT(23, r->line);
+        CHECK_INT(RA_KIND_MOUNT, r->kind);
+        CHECK_INT(1u << RA_CLASS_NFS, r->classes);
+        CHECK_STR("/srv/* /data", r->mount_points);
+        CHECK_STR("nfs nfs4", r->fstypes);
+        CHECK_STR("10.0.0.*", r->servers);
+        CHECK_STR("4.2 4.1", r->nfs_versions);
+        CHECK(r->has_size);
+        CHECK(r->keep);
+        CHECK_INT(30, r->size_line);
+        /* Not given: matches anything. */
+        CHECK_INT(0, r->transports);
+        CHECK_INT(-1, r->rotational);
+        CHECK_INT(-1, r->removable);
+        CHECK_STR("", r->names);
+        CHECK_INT(0, r->n_props);
+        CHECK_U64(0, r->min_kb);
+        CHECK_U64(0, r->max_kb);
+
+        r = &t.p.rules[2];
+        CHECK_STR("any", r->section);
+        CHECK_INT(-1, r->kind);
+        CHECK_INT(0, r->classes);
+        CHECK(r->has_size);
+        CHECK_INT(33, r->size_line);
+        parsed_done(&t);
+}
+
+static void test_parse_error_line(void)
+{
+        struct parsed t;
+        const struct ra_diag *d;
+
+        parse(&t, "[Profile]\n"      /* 1 */
+                  "Default=512K\n"   /* 2 */
+                  "\n"               /* 3 */
+                  "[Rule a]\n"       /* 4 */
+                  "Kind=block\n"     /* 5 */
+                  "Size=2 * strpe\n" /* 6 */
+                  "Minimum=32K\n");  /* 7 */
+        CHECK(t.r < 0);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 6);
+        CHECK(d != NULL);
+        if (d) {
+                CHECK_STR("/test/p.conf", d->file);
+                CHECK_CONTAINS(d->message, "strpe");
+        }
+        parsed_done(&t);
+}
+
+static void test_parse_bad_values(void)
+{
+        static const char *const bad[] = {
+                "Kind=disk",         "Class=floppy",       "Class=hdd floppy",
+                "Transport=firewire", "Rotational=maybe",  "Removable=2",
+                "Minimum=12Q",       "Maximum=-1",         "Maximum=2G",
+                "Property=NOEQUALS", "Size=max(1,",        "Size=1.5M",
+                "Size=2 * chunkk",   "Minimum=1.5M",
+        };
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                struct parsed t;
+                char buf[256];
+
+                snprintf(buf, sizeof(buf), "[Rule a]\nKind=block\n%s\nSize=1M\n", bad[i]);
+                if (strncmp(bad[i], "Size=", 5) == 0)
+                        snprintf(buf, sizeof(buf), "[Rule a]\nKind=block\n%s\n", bad[i]);
+                parse(&t, buf);
+                if (t.r >= 0 || !pdiag(&t, RA_DIAG_ERROR, 3))
+                        fprintf(stderr, "    for line 3 \"%s\":\n", bad[i]);
+                CHECK(t.r < 0);
+                CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+                parsed_done(&t);
+        }
+}
+
+static void test_parse_bad_profile_values(void)
+{
+        static const char *const bad[] = {
+                "Default=12Q", "Default=2G", "Minimum=abc", "Maximum=lots", "MemoryCap=perhaps",
+                "SmallDeviceCap=2",
+        };
+
+        for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+                struct parsed t;
+                char buf[256];
+
+                snprintf(buf, sizeof(buf), "[Profile]\nDescription=x\n%s\n", bad[i]);
+                parse(&t, buf);
+                if (t.r >= 0 || !pdiag(&t, RA_DIAG_ERROR, 3))
+                        fprintf(stderr, "    for line 3 \"%s\":\n", bad[i]);
+                CHECK(t.r < 0);
+                CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+                parsed_done(&t);
+        }
+}
+
+static void test_parse_unknown_key_warns(void)
+{
+        struct parsed t;
+        const struct ra_diag *d;
+
+        parse(&t, "[Rule a]\n"
+                  "Kind=block\n"
+                  "Colour=blue\n"
+                  "Size=1M\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        CHECK_INT(1, t.c->n_diags);
+        d = pdiag(&t, RA_DIAG_WARNING, 3);
+        CHECK(d != NULL);
+        if (d)
+                CHECK_CONTAINS(d->message, "Colour");
+        REQUIRE(t.p.n_rules == 1);
+        CHECK_STR("1M", t.p.rules[0].size_text);
+        parsed_done(&t);
+}
+
+static void test_parse_unknown_section(void)
+{
+        struct parsed t;
+
+        parse(&t, "[Rule a]\nSize=1M\n\n[Frobnicate]\nX=1\n");
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 4) != NULL);
+        parsed_done(&t);
+
+        parse(&t, "[Rule]\nSize=1M\n");
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 1) != NULL);
+        parsed_done(&t);
+}
+
+static void test_parse_syntax_errors(void)
+{
+        struct parsed t;
+
+        /* A key before any section. */
+        parse(&t, "Default=512K\n[Profile]\n");
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 1) != NULL);
+        parsed_done(&t);
+
+        /* No '='. */
+        parse(&t, "[Profile]\nDefault 512K\n");
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 2) != NULL);
+        parsed_done(&t);
+
+        /* Unterminated section header. */
+        parse(&t, "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n");
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        parsed_done(&t);
+}
+
+static void test_parse_line_length(void)
+{
+        struct parsed t;
+        char buf[600];
+        size_t n;
+
+        /* Line 3 has 199 characters: allowed, and line 4 is still line 4. */
+        n = (size_t)sprintf(buf, "[Profile]\nDefault=512K\nDescription=");
+        memset(buf + n, 'x', 199 - 12);
+        n += 199 - 12;
+        strcpy(buf + n, "\nColour=blue\n");
+        parse(&t, buf);
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        CHECK_INT(187, strlen(t.p.description));
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
+        parsed_done(&t);
+
+        /* 200 characters: too long. */
+        n = (size_t)sprintf(buf, "[Profile]\nDefault=512K\nDescription=");
+        memset(buf + n, 'x', 200 - 12);
+        n += 200 - 12;
+        strcpy(buf + n, "\nColour=blue\n");
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        parsed_done(&t);
+
+        /* 450 characters, then a bad line: both are found at their lines. */
+        n = (size_t)sprintf(buf, "[Profile]\nDefault=512K\nDescription=");
+        memset(buf + n, 'x', 450 - 12);
+        n += 450 - 12;
+        strcpy(buf + n, "\nDefault=12Q\n");
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 4) != NULL);
+        parsed_done(&t);
+}
+
+static void test_parse_nul_bytes(void)
+{
+        static const char buf[] = "[Profile]\nDescription=a\0b\nDefault=512K\n";
+        static const char tail[] = "[Profile]\nDefault=512K\n\0";
+        struct parsed t;
+
+        parse_len(&t, buf, sizeof(buf) - 1);
+        CHECK(t.r < 0);
+        CHECK(t.c->n_errors >= 1);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 2) != NULL);
+        parsed_done(&t);
+
+        /* A NUL at the very end is garbage too. */
+        parse_len(&t, tail, sizeof(tail) - 1);
+        CHECK(t.r < 0);
+        CHECK(t.c->n_errors >= 1);
+        parsed_done(&t);
+}
+
+static void test_parse_respects_length(void)
+{
+        /* Only len bytes are read: the rest of the buffer is not part of the file. */
+        static const char buf[] = "[Profile]\nDefault=256K\n[Rule a]\nSize=12Q\n";
+        struct parsed t;
+
+        parse_len(&t, buf, 23); /* up to and including "Default=256K\n" */
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        CHECK_U64(256, t.p.default_kb);
+        CHECK_INT(0, t.p.n_rules);
+        parsed_done(&t);
+}
+
+static void test_parse_empty(void)
+{
+        struct parsed t;
+
+        parse_len(&t, "", 0);
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_diags);
+        CHECK_INT(0, t.p.n_rules);
+        parsed_done(&t);
+
+        parse(&t, "# only a comment\n\n; and another\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_diags);
+        CHECK_INT(0, t.p.n_rules);
+        parsed_done(&t);
+}
+
+static void test_parse_limits(void)
+{
+        struct parsed t;
+        char *buf;
+        size_t n = 0;
+
+        /* More rules than RA_RULES_MAX. */
+        buf = malloc(32 * 300 + 1);
+        REQUIRE(buf);
+        for (int i = 0; i < 300; i++)
+                n += (size_t)sprintf(buf + n, "[Rule r%d]\nSize=1M\n", i);
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(t.c->n_errors >= 1);
+        CHECK(t.p.n_rules <= RA_RULES_MAX);
+        parsed_done(&t);
+        free(buf);
+
+        /* More than RA_RULE_PROPS_MAX Property= lines in one rule. */
+        buf = malloc(4096);
+        REQUIRE(buf);
+        n = (size_t)sprintf(buf, "[Rule p]\n");
+        for (int i = 0; i < 12; i++)
+                n += (size_t)sprintf(buf + n, "Property=K%d=v\n", i);
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 10) != NULL); /* the ninth Property= */
+        CHECK(t.p.n_rules == 0 || t.p.rules[0].n_props <= RA_RULE_PROPS_MAX);
+        parsed_done(&t);
+        free(buf);
+
+        /* More problems than RA_DIAGS_MAX: counted, never overrun. */
+        buf = malloc(64 * 200 + 16);
+        REQUIRE(buf);
+        n = (size_t)sprintf(buf, "[Rule a]\n");
+        for (int i = 0; i < 200; i++)
+                n += (size_t)sprintf(buf + n, "Colour%d=blue\n", i);
+        parse(&t, buf);
+        CHECK(t.c->n_diags <= RA_DIAGS_MAX);
+        parsed_done(&t);
+        free(buf);
+}
+
+static void test_parse_overlong_values(void)
+{
+        struct parsed t;
+        char buf[400];
+
+        /* A rule name that does not fit ra_rule.section (64). */
+        snprintf(buf, sizeof(buf), "[Rule %s]\nSize=1M\n",
+                 "a123456789b123456789c123456789d123456789e123456789f123456789g123456789");
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 1) != NULL);
+        parsed_done(&t);
+
+        /* A property glob that does not fit ra_rule_prop.glob (128). */
+        snprintf(buf, sizeof(buf), "[Rule a]\nProperty=ID_SERIAL=%s%s\nSize=1M\n",
+                 "a123456789b123456789c123456789d123456789e123456789f123456789g123456789",
+                 "h123456789i123456789j123456789k123456789l123456789m123456789n123456789");
+        parse(&t, buf);
+        CHECK(t.r < 0);
+        CHECK(pdiag(&t, RA_DIAG_ERROR, 2) != NULL);
+        parsed_done(&t);
+}
+
+static void test_parse_utf8_bom(void)
+{
+        /* Editors on other systems start files with a byte order mark; inih
+         * skips it, so the first section header must still count. */
+        struct parsed t;
+
+        parse(&t, "\xef\xbb\xbf[Profile]\nDefault=256K\n[Rule a]\nSize=1M\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_diags);
+        CHECK_U64(256, t.p.default_kb);
+        CHECK_INT(1, t.p.n_rules);
+        parsed_done(&t);
+}
+
+static void test_parse_crlf(void)
+{
+        struct parsed t;
+
+        parse(&t, "[Profile]\r\nDefault=256K\r\n[Rule a]\r\nName=sda\r\nSize=1M\r\n");
+        CHECK_INT(0, t.r);
+        CHECK_U64(256, t.p.default_kb);
+        REQUIRE(t.p.n_rules == 1);
+        CHECK_STR("sda", t.p.rules[0].names);
+        CHECK_STR("1M", t.p.rules[0].size_text);
+        parsed_done(&t);
+}
+
+static void test_parse_indented_key(void)
+{
+        /* An indented "Key=Value" line is a key of its own (or an error with
+         * its line); it must not silently become part of the previous value,
+         * which here would make the rule match no device at all. */
+        struct parsed t;
+
+        parse(&t, "[Rule a]\n"
+                  "Name=sda\n"
+                  "  Minimum=64K\n"
+                  "Size=1M\n");
+        if (t.r == 0) {
+                REQUIRE(t.p.n_rules == 1);
+                CHECK_STR("sda", t.p.rules[0].names);
+                CHECK_U64(64, t.p.rules[0].min_kb);
+        } else {
+                CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        }
+        parsed_done(&t);
+}
+
+static void test_parse_same_rule_twice_in_one_buffer(void)
+{
+        /* A later section of the same name amends the rule, like a drop-in. */
+        struct parsed t;
+
+        parse(&t, "[Rule a]\nClass=hdd\nSize=1M\n[Rule b]\nSize=2M\n[Rule a]\nSize=3M\n");
+        CHECK_INT(0, t.r);
+        REQUIRE(t.p.n_rules == 2);
+        CHECK_STR("a", t.p.rules[0].section);
+        CHECK_STR("3M", t.p.rules[0].size_text);
+        CHECK_INT(1u << RA_CLASS_HDD, t.p.rules[0].classes);
+        CHECK_INT(7, t.p.rules[0].size_line);
+        parsed_done(&t);
+}
+
+int main(void)
+{
+        TEST_MAIN_BEGIN;
+        RUN(test_vendor_default);
+        RUN(test_etc_selects_profile);
+        RUN(test_etc_over_run_over_vendor);
+        RUN(test_readahead_conf_dropin);
+        RUN(test_etc_profile_replaces_vendor);
+        RUN(test_run_profile_replaces_vendor);
+        RUN(test_empty_file_masks_profile);
+        RUN(test_devnull_masks_profile);
+        RUN(test_masked_profile_ignores_dropins);
+        RUN(test_dropins_merge_in_basename_order);
+        RUN(test_etc_dropin_masks_vendor_dropin);
+        RUN(test_dropin_changes_one_key_and_adds_rule);
+        RUN(test_dropin_changes_profile_key);
+        RUN(test_broken_etc_profile_falls_back_to_vendor);
+        RUN(test_broken_size_expression_drops_file);
+        RUN(test_broken_dropin_falls_back_to_vendor_dropin);
+        RUN(test_broken_dropin_changes_nothing);
+        RUN(test_unknown_key_is_a_warning);
+        RUN(test_unknown_section_is_an_error);
+        RUN(test_overlong_line_is_an_error);
+        RUN(test_binary_garbage_is_an_error);
+        RUN(test_missing_profile_leaves_devices_alone);
+        RUN(test_profile_name_is_not_a_path);
+        RUN(test_oversized_file_is_an_error);
+        RUN(test_broken_readahead_conf_falls_back);
+        RUN(test_free_null);
+        RUN(test_search_path);
+        RUN(test_parse_all_keys);
+        RUN(test_parse_error_line);
+        RUN(test_parse_bad_values);
+        RUN(test_parse_bad_profile_values);
+        RUN(test_parse_unknown_key_warns);
+        RUN(test_parse_unknown_section);
+        RUN(test_parse_syntax_errors);
+        RUN(test_parse_line_length);
+        RUN(test_parse_nul_bytes);
+        RUN(test_parse_respects_length);
+        RUN(test_parse_empty);
+        RUN(test_parse_limits);
+        RUN(test_parse_overlong_values);
+        RUN(test_parse_utf8_bom);
+        RUN(test_parse_crlf);
+        RUN(test_parse_indented_key);
+        RUN(test_parse_same_rule_twice_in_one_buffer);
+        TEST_MAIN_END;
+}
