@@ -22,8 +22,10 @@ static unsigned md_data_disks(const struct ra_facts *f) {
                 /* md/layout keeps the near copies in bits 0-7. Like the
                  * kernel's io_opt, only near copies that divide the members
                  * shrink the stripe; far and offset copies read like RAID0. */
-                unsigned near = f->md_layout & 0xff;
-                return near > 1 && n % near == 0 ? n / near : n;
+                unsigned near = f->md_layout & 0xff, far = (f->md_layout >> 8) & 0xff;
+                if (f->md_layout >> 17 || near == 0 || far == 0 || near * far > n)
+                        return 0; /* a layout md itself would refuse: no stripe */
+                return n % near == 0 ? n / near : n;
         }
         return 0; /* linear, multipath, container: no stripe */
 }
