@@ -16,6 +16,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/statfs.h>
 #include <sys/wait.h>
 #include <syslog.h>
 #include <time.h>
@@ -236,6 +237,40 @@ static int spawn_waiter(const struct options *o, const char *bdi) {
         return 0;
 }
 
+/* Whether decide_and_apply() would write anything. */
+static bool will_write(const struct ra_config *config, const struct ra_facts *facts) {
+        struct ra_decision d;
+        return ra_decide(&config->profile, facts, &d, NULL, 0) == 0 && !d.keep &&
+               !(facts->current_known && facts->current_kb == d.target_kb);
+}
+
+/*
+ * A FUSE mount is in mountinfo before its daemon has answered FUSE_INIT; the
+ * answer then lowers the bdi to min(current, the daemon's max_readahead), so a
+ * value written early is lost. statfs() waits for that answer (killed by the
+ * alarm if the daemon never gives it; a mount we may not access answers at
+ * once), and the value is checked again for a while after it is written.
+ */
+static void fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
+        struct statfs st;
+        alarm(bound_sec > 0 ? bound_sec : 1);
+        (void) statfs(facts->mount_point, &st);
+        alarm(0);
+}
+
+static void fuse_keep_value(const struct options *o, const struct ra_config *config, const char *bdi) {
+        static const unsigned checks_ms[] = { 100, 400, 1500 };
+
+        for (size_t i = 0; i < sizeof(checks_ms) / sizeof(checks_ms[0]); i++) {
+                struct ra_facts facts;
+                (void) poll(NULL, 0, (int) checks_ms[i]);
+                ra_facts_init(&facts);
+                if (ra_gather_bdi(bdi, &facts) == 0 && will_write(config, &facts))
+                        decide_and_apply(o, config, &facts);
+                ra_facts_done(&facts);
+        }
+}
+
 static int handle_bdi(const struct options *o, const char *bdi) {
         struct ra_config *config = NULL;
         struct ra_facts facts;
@@ -245,13 +280,14 @@ static int handle_bdi(const struct options *o, const char *bdi) {
         r = ra_gather_bdi(bdi, &facts);
         if (r == -EINVAL || r == -ENODEV)
                 goto out; /* not an anonymous bdi, or gone already */
+        bool mounted = r == 0;
 
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 goto out;
         log_config_problems(config);
 
-        if (r == 0 && facts.kind == RA_KIND_MOUNT)
+        if (mounted && !(facts.class == RA_CLASS_FUSE && will_write(config, &facts)))
                 decide_and_apply(o, config, &facts);
         else if (config->agent.mount_wait_sec == 0)
                 printf("READAHEAD_RESULT=no-mount\n");
@@ -334,8 +370,18 @@ static int wait_bdi(const struct options *o, const char *bdi) {
         }
 
         log_config_problems(config);
+        bool fuse = facts.class == RA_CLASS_FUSE && will_write(config, &facts);
+        if (fuse) {
+                fuse_wait_init(&facts, config->agent.mount_wait_sec);
+                ra_facts_done(&facts);
+                ra_facts_init(&facts);
+                if (ra_gather_bdi(bdi, &facts) < 0)
+                        goto out;
+        }
         decide_and_apply(o, config, &facts);
         ra_facts_done(&facts);
+        if (fuse && !o->dry_run)
+                fuse_keep_value(o, config, bdi);
         ret = 0;
 out:
         if (fd >= 0)

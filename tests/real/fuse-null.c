@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuse-null [-r KB] MOUNTPOINT...: mounts an empty FUSE filesystem (type
+ * fuse-null [-r KB] [-d MS] [-i MS] MOUNTPOINT...: mounts an empty FUSE filesystem (type
  * fuse.ranull) on each MOUNTPOINT, speaking the /dev/fuse protocol directly
  * (no libfuse needed), prints "ready" on stdout once every mount is up and
  * initialised, and serves until SIGTERM, SIGINT or SIGHUP; then it aborts
@@ -12,6 +12,14 @@
  * tests/real uses it for the agent's bdi path on a real udevd; bench/bench.sh
  * for a bdi add storm.
  *
+ * -d MS: create each superblock (and so its bdi) with fsopen()/fsconfig(),
+ * answer INIT, print "created MOUNTPOINT", and only MS milliseconds later
+ * attach it with fsmount()/move_mount(): the mount shows up in mountinfo
+ * that long after its bdi add event, as a slow NFS mount would.
+ *
+ * -i MS: answer INIT only MS milliseconds after mount(2) returned, as a
+ * daemon that gets its /dev/fuse descriptor from fusermount does late.
+ *
  * -r KB: max_readahead answered in FUSE_INIT. By default the kernel's offer
  * is echoed, as libfuse does. The kernel sets the bdi to
  * min(read_ahead_kb, max_readahead) when the answer arrives, so a daemon can
@@ -20,6 +28,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <getopt.h>
 #include <linux/fuse.h>
 #include <poll.h>
 #include <signal.h>
@@ -34,6 +43,8 @@
 #define BUF_SIZE (256 * 1024)
 
 static volatile sig_atomic_t stop;
+static unsigned delay_ms;
+static unsigned init_delay_ms;
 static uint32_t answer_readahead; /* 0: echo the kernel's offer */
 
 static void on_signal(int sig) {
@@ -127,20 +138,80 @@ static int serve_one(int fd, char *buf) {
         }
 }
 
+/* Serves requests on fd until INIT is answered; 0 or -errno. */
+static int answer_init(int fd, char *buf) {
+        int r;
+
+        do
+                r = serve_one(fd, buf);
+        while (r == 0 && !stop);
+        return r < 0 ? r : 0;
+}
+
+/* The new mount API: the superblock exists delay_ms before the mount does. */
+static int mount_delayed(const char *mp, int fd, char *buf) {
+        char fdstr[16];
+        int fsfd, mfd, r;
+
+        fsfd = fsopen("fuse", FSOPEN_CLOEXEC);
+        if (fsfd < 0)
+                return -errno;
+        snprintf(fdstr, sizeof(fdstr), "%d", fd);
+        if (fsconfig(fsfd, FSCONFIG_SET_STRING, "source", "ranull", 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_STRING, "subtype", "ranull", 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_STRING, "fd", fdstr, 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_STRING, "rootmode", "40000", 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_STRING, "user_id", "0", 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_STRING, "group_id", "0", 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_SET_FLAG, "allow_other", NULL, 0) < 0 ||
+            fsconfig(fsfd, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+                r = -errno;
+                close(fsfd);
+                return r;
+        }
+        r = answer_init(fd, buf);
+        if (r < 0) {
+                close(fsfd);
+                return r;
+        }
+        printf("created %s\n", mp);
+        fflush(stdout);
+        usleep(delay_ms * 1000);
+        mfd = fsmount(fsfd, FSMOUNT_CLOEXEC, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+        r = mfd < 0 ? -errno : 0;
+        if (mfd >= 0 && move_mount(mfd, "", AT_FDCWD, mp, MOVE_MOUNT_F_EMPTY_PATH) < 0)
+                r = -errno;
+        if (mfd >= 0)
+                close(mfd);
+        close(fsfd);
+        return r;
+}
+
 int main(int argc, char **argv) {
-        int first = 1, n, i, ret = 0;
+        int first = 1, n, i, mounted = 0, ret = 0;
         int *fds;
         char *buf;
         struct pollfd *pfd;
         struct sigaction sa = { .sa_handler = on_signal };
 
-        if (argc > 2 && strcmp(argv[1], "-r") == 0) {
-                answer_readahead = (uint32_t) strtoul(argv[2], NULL, 10) * 1024;
-                first = 3;
-        }
+        for (int c; (c = getopt(argc, argv, "+r:d:i:")) >= 0;)
+                switch (c) {
+                case 'r':
+                        answer_readahead = (uint32_t) strtoul(optarg, NULL, 10) * 1024;
+                        break;
+                case 'i':
+                        init_delay_ms = (unsigned) strtoul(optarg, NULL, 10);
+                        break;
+                case 'd':
+                        delay_ms = (unsigned) strtoul(optarg, NULL, 10);
+                        break;
+                default:
+                        return 2;
+                }
+        first = optind;
         n = argc - first;
         if (n < 1) {
-                fprintf(stderr, "usage: %s [-r KB] MOUNTPOINT...\n", argv[0]);
+                fprintf(stderr, "usage: %s [-r KB] [-d MS] [-i MS] MOUNTPOINT...\n", argv[0]);
                 return 2;
         }
         sigaction(SIGTERM, &sa, NULL);
@@ -167,6 +238,18 @@ int main(int argc, char **argv) {
                         ret = 1;
                         goto out;
                 }
+                if (delay_ms > 0) {
+                        r = mount_delayed(mp, fds[i], buf);
+                        if (r < 0) {
+                                fprintf(stderr, "fuse-null: mount %s: %s\n", mp, strerror(-r));
+                                close(fds[i]);
+                                fds[i] = -1;
+                                ret = 1;
+                                goto out;
+                        }
+                        mounted++;
+                        continue;
+                }
                 snprintf(opts, sizeof(opts), "fd=%d,rootmode=40000,user_id=0,group_id=0,allow_other",
                          fds[i]);
                 if (mount("ranull", mp, "fuse.ranull", MS_NOSUID | MS_NODEV, opts) < 0) {
@@ -176,17 +259,18 @@ int main(int argc, char **argv) {
                         ret = 1;
                         goto out;
                 }
+                mounted++;
                 /* The first request is always INIT. */
-                do
-                        r = serve_one(fds[i], buf);
-                while (r == 0 && !stop);
+                usleep(init_delay_ms * 1000);
+                r = answer_init(fds[i], buf);
                 if (r < 0) {
                         fprintf(stderr, "fuse-null: INIT on %s: %s\n", mp, strerror(-r));
                         ret = 1;
-                        i++;
                         goto out;
                 }
         }
+        if (stop)
+                goto out;
         printf("ready\n");
         fflush(stdout);
 
@@ -204,10 +288,9 @@ int main(int argc, char **argv) {
                         else if (pfd[i].revents & (POLLERR | POLLHUP))
                                 pfd[i].fd = -1; /* unmounted under us */
         }
-        i = n;
 out:
         /* Closing the device aborts the connection, so umount cannot wait on us. */
-        for (int j = 0; j < i; j++) {
+        for (int j = 0; j < mounted; j++) {
                 if (fds[j] >= 0)
                         close(fds[j]);
                 if (umount2(argv[first + j], MNT_DETACH) < 0 && errno != EINVAL)
