@@ -258,16 +258,24 @@ static void fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
         alarm(0);
 }
 
-static void fuse_keep_value(const struct options *o, const struct ra_config *config, const char *bdi) {
+static void fuse_keep_value(const struct options *o, const struct ra_config *config,
+                            const struct ra_facts *written) {
         static const unsigned checks_ms[] = { 100, 400, 1500 };
 
         for (size_t i = 0; i < sizeof(checks_ms) / sizeof(checks_ms[0]); i++) {
                 struct ra_facts facts;
                 (void) poll(NULL, 0, (int) checks_ms[i]);
                 ra_facts_init(&facts);
-                if (ra_gather_bdi(bdi, &facts) == 0 && will_write(config, &facts))
+                int r = ra_gather_bdi(written->name, &facts);
+                /* bdi names are reused: stop once it is another mount. */
+                bool same = r == 0 && strcmp(facts.mount_point, written->mount_point) == 0 &&
+                            strcmp(facts.source, written->source) == 0 &&
+                            strcmp(facts.fstype, written->fstype) == 0;
+                if (same && will_write(config, &facts))
                         decide_and_apply(o, config, &facts);
                 ra_facts_done(&facts);
+                if (!same)
+                        break;
         }
 }
 
@@ -379,9 +387,9 @@ static int wait_bdi(const struct options *o, const char *bdi) {
                         goto out;
         }
         decide_and_apply(o, config, &facts);
-        ra_facts_done(&facts);
         if (fuse && !o->dry_run)
-                fuse_keep_value(o, config, bdi);
+                fuse_keep_value(o, config, &facts);
+        ra_facts_done(&facts);
         ret = 0;
 out:
         if (fd >= 0)
