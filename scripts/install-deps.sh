@@ -4,7 +4,7 @@
 set -euo pipefail
 
 build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev udev)
-test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time)
+test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time bindfs)
 
 packages=("${build_deps[@]}")
 if [ "${1:-}" = --test ]; then

@@ -73,7 +73,9 @@ int verb_apply(struct ctl *ctl, int argc, char **argv) {
                         int r = device_find(ctl->udev, ctl->config, argv[i], &d);
                         if (r < 0) {
                                 fprintf(stderr, "readahead-ctl apply: %s: %s\n", argv[i],
-                                        r == -ENOTBLK ? "not a whole disk" : "no such block device");
+                                        r == -ENOTBLK ? "not a whole disk"
+                                        : r == -ENOENT ? "no mount at that path"
+                                                       : "no such block device or network mount");
                                 ok = false;
                                 continue;
                         }

@@ -189,7 +189,8 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         if (r < 0) {
                 fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0],
                         r == -ENOTBLK ? "not a whole disk (partitions share their disk's readahead)"
-                                      : "no such block device");
+                        : r == -ENOENT ? "no mount at that path"
+                                       : "no such block device or network mount");
                 return EXIT_FAILURE_;
         }
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);

@@ -37,6 +37,18 @@ static int device_fill_bdi(const char *bdi, const struct ra_config *c, struct de
         return r < 0 ? r : device_decide(c, d, with_trace);
 }
 
+/* A mount whose bdi cannot be named (cifs-N): facts from mountinfo alone. */
+static int device_fill_mount_entry(const struct ra_mount *m, const struct ra_config *c,
+                                   struct device *d, bool with_trace) {
+        char name[RA_NAME_MAX];
+
+        ra_facts_init(&d->facts);
+        snprintf(name, sizeof(name), "%u:%u", m->major, m->minor);
+        ra_gather_host(&d->facts);
+        ra_facts_from_mount(&d->facts, name, m);
+        return device_decide(c, d, with_trace);
+}
+
 static bool is_whole_disk(struct udev_device *ud) {
         const char *t = udev_device_get_devtype(ud);
         return t && strcmp(t, "disk") == 0;
@@ -131,10 +143,8 @@ static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         struct device *d = list_add(ctx->l);
         if (!d)
                 return -ENOMEM;
-        d->facts = probe;
-        ra_gather_host(&d->facts);
         ctx->l->n++;
-        return device_decide(ctx->c, d, false);
+        return device_fill_mount_entry(m, ctx->c, d, false);
 }
 
 int devices_enumerate(struct udev *udev, const struct ra_config *c, struct device **ret, size_t *ret_n) {
@@ -201,6 +211,19 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
         }
         if (ra_parse_bdi_name(name, &major, &minor) == 0) {
                 r = device_fill_bdi(name, c, ret, true);
+                if (r == -ENODEV) {
+                        /* No bdi of that name (cifs, ceph, 9p): the mount alone. */
+                        struct ra_mount m;
+                        char *text = NULL;
+                        size_t len = 0;
+                        device_done(ret);
+                        r = ra_read_mountinfo(&text, &len);
+                        if (r >= 0)
+                                r = ra_mountinfo_find(text, len, major, minor, &m) ? 0 : -ENODEV;
+                        free(text);
+                        if (r == 0)
+                                r = device_fill_mount_entry(&m, c, ret, true);
+                }
                 if (r < 0)
                         device_done(ret);
                 return r;
