@@ -221,6 +221,7 @@ fi
 W=$(mktemp -d /tmp/ra-bench.XXXXXX)
 mkdir -p "$W/img"
 cc -O2 -o "$W/trivial" "$SELF_DIR/trivial.c"
+cc -O2 -o "$W/trivial-udev" "$SELF_DIR/trivial-udev.c" -ludev
 cc -O2 -o "$W/loopctl" "$SELF_DIR/loopctl.c"
 FUSE_NULL=""
 if [ "$DO_MOUNT" = 1 ]; then
@@ -292,8 +293,14 @@ rule_text() {
         case $1 in
         none) printf '# bench: no rule (masks an installed one)\n' ;;
         trivial) printf '%s, IMPORT{program}="%s"\n' "$MATCH" "$W/trivial" ;;
+        trivial-udev) printf '%s, IMPORT{program}="%s"\n' "$MATCH" "$W/trivial-udev" ;;
         nfsrahead) printf '%s, PROGRAM="%s %%k", ATTR{queue/read_ahead_kb}="%%c"\n' "$MATCH" "$NFSRAHEAD" ;;
         trivial-bdi) printf 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="%s %%k"\n' "$W/trivial" ;;
+        agent-bdi)
+                # Our rule without its block branch: what the bdi part alone
+                # costs a storm of bdi add events.
+                sed -e "s|@RA_AGENT_PATH@|$AGENT ${AGENT_ARGS[*]}|g" -e '/SUBSYSTEM=="block", GOTO=/d' \
+                        "$SRC_DIR/rules/80-readahead-agent.rules.in" ;;
         agent-fuse)
                 # Our rule with a config root whose drop-in sets FUSE mounts.
                 sed "s|@RA_AGENT_PATH@|$AGENT --root $W/root-fuse|g" "$SRC_DIR/rules/80-readahead-agent.rules.in" ;;
@@ -384,7 +391,7 @@ storm() {
 
 declare -A CH_MED
 if [ "$DO_CHANGE" = 1 ]; then
-        VARIANTS=(none trivial agent)
+        VARIANTS=(none trivial trivial-udev agent)
         if [ -x "$NFSRAHEAD" ]; then VARIANTS+=(nfsrahead); else log "no $NFSRAHEAD: nfsrahead variant skipped"; fi
         declare -A CH_RAW
         for ((r = 1; r <= R; r++)); do
@@ -418,6 +425,7 @@ if [ "$DO_CHANGE" = 1 ]; then
                         case $v in
                         none) label="no rule" ;;
                         trivial) label="\`IMPORT{program}\` of a program that exits 0" ;;
+                        trivial-udev) label="the same, linked to libudev, reading its event" ;;
                         agent) label="readahead-agent (\`IMPORT{program}\`)" ;;
                         nfsrahead) label="nfsrahead (\`PROGRAM\` + \`ATTR{queue/read_ahead_kb}\`)" ;;
                         esac
@@ -453,6 +461,7 @@ if [ "$DO_CALLS" = 1 ]; then
         add_call "readahead-agent (value already right)" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
         add_call "readahead-agent (writes)" "echo 4096 > $ra_file" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
         add_call "trivial (exit 0)" ":" "$(q "$W/trivial")"
+        add_call "trivial + libudev (reads the event)" ":" "$(q "$W/trivial-udev")"
         if [ -x "$NFSRAHEAD" ]; then
                 add_call "nfsrahead $dev (block change)" ":" "$(q "$NFSRAHEAD" "$dev")"
                 add_call "nfsrahead $bdi (bdi add)" ":" "$(q "$NFSRAHEAD" "$bdi")"
@@ -526,7 +535,7 @@ detach_and_remove
 if [ "$DO_ADD" = 1 ]; then
         ADD_VARIANTS=(none trivial-bdi)
         [ -n "$NFS_RULE" ] && [ -x "$NFSRAHEAD" ] && ADD_VARIANTS+=(nfsrahead-99) || log "no 99-nfs.rules: nfsrahead add-storm variant skipped"
-        ADD_VARIANTS+=(agent)
+        ADD_VARIANTS+=(agent-bdi agent)
         declare -A ADD_RAW
         add_round() {
                 # add_round VARIANT: times attaching N new loop devices into
@@ -536,6 +545,7 @@ if [ "$DO_ADD" = 1 ]; then
                 trivial-bdi) use_rules trivial-bdi ;;
                 nfsrahead-99) use_rules none nfs ;;
                 agent) use_rules agent ;;
+                agent-bdi) use_rules agent-bdi ;;
                 esac
                 local t0 t1
                 udevadm settle --timeout=300
@@ -575,6 +585,7 @@ if [ "$DO_ADD" = 1 ]; then
                         trivial-bdi) label="\`PROGRAM\` of a program that exits 0 on bdi add" ;;
                         nfsrahead-99) label="nfs-common's 99-nfs.rules (nfsrahead on bdi add)" ;;
                         agent) label="readahead-agent ($bdi_note)" ;;
+                        agent-bdi) label="readahead-agent, bdi part only (guarded by \`KERNEL==\"0:*\"\`)" ;;
                         esac
                         awk -v l="$label" -v t="${ADD_MED[$v]}" -v b="$base" -v n="$N" -v v="$v" 'BEGIN {
                                 add = (v == "none") ? "-" : sprintf("%+.3f", (t - b) / 1e6 / n)
