@@ -248,13 +248,15 @@ else
         AGENT_MODE=build
 fi
 [ -x "$AGENT" ] || die "no agent at $AGENT (build it, or use -B/-a)"
+# udev runs the rule's program from /: every path in it must be absolute.
+AGENT=$(realpath "$AGENT")
 if [ "$AGENT_MODE" != installed ] && [ -z "$CONF_ROOT" ]; then
         [ -n "$BUILD_DIR" ] || BUILD_DIR=$(dirname "$AGENT")
         CONF_ROOT=$BUILD_DIR/testroot
         [ -d "$CONF_ROOT" ] || die "no config root at $CONF_ROOT (build the testroot target, or -c)"
 fi
 AGENT_ARGS=()
-[ -n "$CONF_ROOT" ] && AGENT_ARGS=(--root "$CONF_ROOT")
+[ -n "$CONF_ROOT" ] && CONF_ROOT=$(realpath "$CONF_ROOT") && AGENT_ARGS=(--root "$CONF_ROOT")
 case "$AGENT ${AGENT_ARGS[*]}" in
 *[[:space:]]*[[:space:]]*[[:space:]]* | *\"* | *%*)
         # "agent --root DIR" has two spaces; more means a path with one.
@@ -410,6 +412,10 @@ if [ "$DO_CHANGE" = 1 ]; then
         storm
         vals=$(for p in "${SYSPATHS[@]}"; do cat "$p/queue/read_ahead_kb"; done | sort | uniq -c | awk '{ printf "%s x %s KiB; ", $1, $2 }')
         log "read_ahead_kb after the agent's rule: $vals"
+        # A rule that ran but decided nothing would make the numbers above meaningless.
+        want=$(env -i DEVPATH="${SYSPATHS[0]#/sys}" SUBSYSTEM=block DEVTYPE=disk ACTION=change SEQNUM=1 \
+                "$AGENT" "${AGENT_ARGS[@]}" --dry-run | sed -n 's/^READAHEAD_TARGET_KB=//p')
+        [ "$vals" = "$N x $want KiB; " ] || die "the agent's rule left '$vals', not $N x ${want:-?} KiB"
         use_rules none
         for v in "${VARIANTS[@]}"; do
                 # shellcheck disable=SC2086
@@ -640,6 +646,9 @@ if [ "$DO_MOUNT" = 1 ]; then
                 grep -qx ready "$W/fuse.out" || { cat "$W/fuse.out" >&2; die "fuse-null did not mount"; }
                 udevadm settle --timeout=300
                 t1=$(now_ns)
+                # FUSE writes are done by the detached waiter after the
+                # daemon's FUSE_INIT answer: give it (untimed) a moment.
+                sleep 2
                 MOUNT_VALS=$(for m in "${MPS[@]}"; do cat "/sys/class/bdi/$(mountpoint -d "$m")/read_ahead_kb"; done |
                         sort | uniq -c | awk '{ printf "%s x %s KiB; ", $1, $2 }')
                 use_rules none
@@ -678,7 +687,7 @@ if [ "$DO_MOUNT" = 1 ]; then
                                 printf "| %s | %.1f | %.3f | %s | %s |\n", l, t / 1e6, t / 1e6 / n, add, left }'
                 done
                 echo
-                echo "FUSE stands in for NFS (no NFS client in this kernel): the same kind of bdi, added while mount(2) runs. The default profile leaves FUSE alone (Size=keep): the agent decides and writes nothing; with the drop-in it writes, as it would for NFS. The helper answers FUSE_INIT right after each mount(2) with the kernel's own max_readahead offer (128 KiB), as libfuse does; the kernel lowers the bdi to that when the reply arrives, so a value the agent wrote first is undone: \"read_ahead_kb left\" (last round, right after settle) counts them (known bug, tests/real/fuse-init-race.sh). The wall time includes the mount(2) calls."
+                echo "FUSE stands in for NFS (no NFS client in this kernel): the same kind of bdi, added while mount(2) runs. The default profile leaves FUSE alone (Size=keep): the agent decides and writes nothing; with the drop-in it writes, as it would for NFS. The helper answers FUSE_INIT right after each mount(2) with the kernel's own max_readahead offer (128 KiB), as libfuse does; the kernel lowers the bdi to that when the reply arrives, so the agent hands FUSE writes to its detached waiter, which writes after that answer (tests/real/fuse-init-race.sh): \"read_ahead_kb left\" is counted 2 s after settle, untimed. The wall time includes the mount(2) calls."
                 echo
         } >>"$MD"
 fi
