@@ -11,11 +11,13 @@ cmake --build build -j"$(nproc)"
 cmake --install build
 
 if udevadm control --ping 2>/dev/null; then
-        # The installed rule takes effect for new events; replay the disks we have.
+        # The installed rule takes effect for new events; replay the disks we
+        # have, so that udev's database records each decision too.
         udevadm control --reload
         udevadm trigger --action=change --subsystem-match=block --property-match=DEVTYPE=disk
         udevadm settle
-else
-        readahead-ctl apply
 fi
+# Whatever an event did not reach (no udevd, a device udev skipped): now.
+readahead-ctl apply
+echo
 readahead-ctl status
