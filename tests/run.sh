@@ -3,7 +3,9 @@
 #   - a normal build with -Werror, all tests (unit, umockdev trees, real udevd
 #     with loop devices, fuzz corpus replay);
 #   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
-#   - a short libFuzzer run of each fuzz target.
+#   - a short libFuzzer run of each fuzz target;
+#   - the Debian package built, installed on this machine and removed
+#     (tests/package/package.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -27,6 +29,9 @@ for t in profile expr mountinfo; do
         build-fuzz/tests/fuzz/fuzz-"$t" -max_total_time="$fuzz_seconds" -max_len=4096 "$corpus" 2>&1 | tail -n 3
         rm -rf "$corpus"
 done
+
+echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loops, remove, purge"
+bash tests/package/package.sh
 
 echo "== release build, full suite"
 cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo

@@ -12,12 +12,14 @@ static const struct verb verbs[] = {
         { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
         { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },
+        { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
+        { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
 };
 
 static void help(void) {
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
         for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
-                printf("  %-9s %s\n", verbs[i].name, verbs[i].help);
+                printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
                "  --json        machine-readable output (status, explain)\n"
                "  --root DIR    read configuration below DIR\n"

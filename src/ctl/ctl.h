@@ -31,6 +31,8 @@ int verb_status(struct ctl *ctl, int argc, char **argv);
 int verb_explain(struct ctl *ctl, int argc, char **argv);
 int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);
+int verb_reset(struct ctl *ctl, int argc, char **argv);
+int verb_cat_config(struct ctl *ctl, int argc, char **argv);
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readahead-ctl reset [DEV...]: put back the read_ahead_kb the kernel itself
+ * would choose, as if the agent had never run. The package's prerm runs it.
+ *
+ * The kernel's value (block/blk-settings.c, blk_apply_bdi_limits()):
+ *
+ *   io_opt = queue/optimal_io_size (bytes)
+ *   since Linux 6.17: a rotational disk with no io_opt uses max_sectors
+ *   ra_pages = max(2 * io_opt / PAGE_SIZE, VM_READAHEAD_PAGES)
+ *
+ * VM_READAHEAD_PAGES is 128 KiB in pages. Network mounts (anonymous bdis
+ * "0:N") start from bdi_init()'s VM_READAHEAD_PAGES. The result is in whole
+ * pages, so it reads back exactly as written.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "apply.h"
+#include "ctl.h"
+#include "devices.h"
+#include "gather.h"
+#include "size.h"
+
+#define VM_READAHEAD_BYTES (UINT64_C(128) * 1024)
+
+/* Since Linux 6.17, blk_apply_bdi_limits() takes max_sectors as io_opt for
+ * rotational disks that report none. */
+static bool kernel_uses_max_sectors(void) {
+        static int cached = -1;
+        struct utsname u;
+        unsigned major = 0, minor = 0;
+
+        if (cached < 0) {
+                cached = uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
+                         (major > 6 || (major == 6 && minor >= 17));
+        }
+        return cached;
+}
+
+/* The sibling attribute "name" of a queue's read_ahead_kb, as a number. */
+static uint64_t queue_attr_u64(const char *ra_path, const char *name) {
+        char path[RA_PATH_MAX + 32];
+        const char *slash = strrchr(ra_path, '/');
+        uint64_t v = 0;
+
+        if (!slash)
+                return 0;
+        snprintf(path, sizeof(path), "%.*s/%s", (int) (slash - ra_path), ra_path, name);
+        return ra_read_u64_file(path, &v) < 0 ? 0 : v;
+}
+
+/*
+ * The kernel's own value for d, in KiB, with a few words on where it comes
+ * from. Pure arithmetic once the facts are read.
+ */
+static uint64_t kernel_value_kb(const struct ra_facts *f, char *why, size_t why_size) {
+        const uint64_t page_bytes = (uint64_t) (f->page_kb ? f->page_kb : 4) * 1024;
+        uint64_t io_opt = 0, pages, min_pages = VM_READAHEAD_BYTES / page_bytes;
+        char a[24];
+
+        if (f->kind == RA_KIND_MOUNT) {
+                snprintf(why, why_size, "kernel default for a network mount");
+                return min_pages * (page_bytes / 1024);
+        }
+        if (f->io_opt_bytes > 0) {
+                io_opt = f->io_opt_bytes;
+                snprintf(why, why_size, "2 x io_opt %s", ra_format_size_kb(io_opt / 1024, a));
+        } else if (f->rotational && kernel_uses_max_sectors()) {
+                io_opt = queue_attr_u64(f->attr_path, "max_sectors_kb") * 1024;
+                snprintf(why, why_size, "rotational, no io_opt: 2 x max_sectors %s",
+                         ra_format_size_kb(io_opt / 1024, a));
+        }
+        pages = 2 * io_opt / page_bytes;
+        if (pages <= min_pages) {
+                pages = min_pages;
+                snprintf(why, why_size, "kernel default");
+        }
+        return pages * (page_bytes / 1024);
+}
+
+enum reset_result {
+        RESET_OK,
+        RESET_FAILED,
+        RESET_DENIED, /* not root: stop, one message is enough */
+};
+
+static enum reset_result reset_one(const struct ra_facts *f) {
+        char a[24], b[24], why[96];
+        uint64_t now_kb = 0;
+
+        if (!f->attr_path[0]) {
+                /* cifs, ceph, 9p: their bdi is not named after the device, so
+                 * the agent never set it either */
+                printf("%-10s nothing to reset (%s: no bdi of this name)\n", f->name, f->fstype);
+                return RESET_OK;
+        }
+        uint64_t target_kb = kernel_value_kb(f, why, sizeof(why));
+        if (f->current_known && f->current_kb == target_kb) {
+                printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
+                return RESET_OK;
+        }
+
+        int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
+        if (r == -EACCES || r == -EPERM) {
+                fprintf(stderr, "readahead-ctl reset: %s: permission denied: run as root\n", f->name);
+                return RESET_DENIED;
+        }
+        if (r == -EIO) {
+                fprintf(stderr, "readahead-ctl reset: %s: wrote %" PRIu64 " but the kernel holds %" PRIu64 "\n",
+                        f->name, target_kb, now_kb);
+                return RESET_FAILED;
+        }
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl reset: %s: cannot write %s: %s\n", f->name, f->attr_path,
+                        strerror(-r));
+                return RESET_FAILED;
+        }
+        printf("%-10s %s -> %s (%s)\n", f->name, f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
+               ra_format_size_kb(target_kb, a), why);
+        return RESET_OK;
+}
+
+int verb_reset(struct ctl *ctl, int argc, char **argv) {
+        enum reset_result res;
+        bool ok = true;
+
+        if (argc == 0) {
+                struct device *list = NULL;
+                size_t n = 0;
+                int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
+                if (r < 0) {
+                        fprintf(stderr, "readahead-ctl reset: cannot list block devices: %s\n", strerror(-r));
+                        return EXIT_FAILURE_;
+                }
+                for (size_t i = 0; i < n; i++) {
+                        res = reset_one(&list[i].facts);
+                        ok = ok && res == RESET_OK;
+                        if (res == RESET_DENIED)
+                                break;
+                }
+                devices_free(list, n);
+                return ok ? EXIT_OK : EXIT_FAILURE_;
+        }
+
+        for (int i = 0; i < argc; i++) {
+                struct device d;
+                int r = device_find(ctl->udev, ctl->config, argv[i], &d);
+                if (r < 0) {
+                        fprintf(stderr, "readahead-ctl reset: %s: %s\n", argv[i],
+                                r == -ENOTBLK ? "not a whole disk"
+                                : r == -ENOENT ? "no mount at that path"
+                                               : "no such block device or network mount");
+                        ok = false;
+                        continue;
+                }
+                res = reset_one(&d.facts);
+                device_done(&d);
+                ok = ok && res == RESET_OK;
+                if (res == RESET_DENIED)
+                        break;
+        }
+        return ok ? EXIT_OK : EXIT_FAILURE_;
+}

@@ -1,0 +1,426 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# package.sh: the Debian package, end to end, on this machine (as root):
+#
+#   1. builds it with `dpkg-buildpackage -b -us -uc` in a copy of the tree (the
+#      build runs the unit, umockdev and fuzz tests, see debian/rules);
+#   2. runs lintian on the result and fails on errors (warnings are shown);
+#   3. attaches two sparse loop devices, 20 GiB and 64 MiB, with a real
+#      systemd-udevd running (started here if none runs), and records the
+#      value the kernel gave them; mounts an empty FUSE filesystem (its bdi
+#      0:N stands in for a network mount) with tests/real's fuse-null;
+#   4. `dpkg -i`: right after the install (postinst replays udev events) the
+#      big loop holds 512 and the 64 MiB one 64 (the small-device cap), and
+#      the FUSE bdi gets 1M (a /run drop-in for that mount point: the
+#      default profile leaves FUSE alone);
+#   5. `dpkg -r`: both hold the kernel's own value again (prerm runs
+#      `readahead-ctl reset`): max(2 x io_opt, 128 KiB) in whole pages, with
+#      max_sectors as io_opt for a rotational disk without one since Linux 6.17,
+#      which must also be what the kernel gave them at attach; the udev rule is
+#      gone, and a change event no longer sets anything; the FUSE bdi holds
+#      128 KiB again;
+#   6. `dpkg -P`: the package is gone, the administrator's file in /etc stays.
+#
+# Everything it set up is undone at exit: package purged, loops detached,
+# udevd stopped if it started it, files removed. It only ever touches the loop
+# devices it attached. Note: install and removal act on every disk of the
+# machine, as the package does (postinst triggers change events for all disks,
+# prerm resets all of them).
+#
+# Exit 77 (skip) when it cannot run here (not root, no loop devices, ...);
+# when CI is set in the environment that is a failure instead.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+name=package
+PKG=readahead-agent
+UDEVD=${RA_UDEVD:-/lib/systemd/systemd-udevd}
+WAIT_FOREIGN=${RA_PACKAGE_WAIT:-900} # seconds to wait for a foreign test rule to go away
+
+tmp=""
+loops=()
+udevd_started=0
+installed=0
+source_stash=""
+etc_dir_created=0
+etc_file=/etc/readahead-agent/readahead.conf.d/50-package-test.conf
+fuse_pid=""
+fuse_mp=""
+run_dir_created=0
+run_dropin=/run/readahead-agent/profiles/default.conf.d/90-package-test.conf
+
+log() { printf '# %s: %s\n' "$name" "$*" >&2; }
+fail() {
+        printf 'FAIL: %s: %s\n' "$name" "$*" >&2
+        exit 1
+}
+skip() {
+        if [ -n "${CI:-}" ]; then
+                printf 'FAIL: %s: %s (CI is set: the package test must run)\n' "$name" "$*" >&2
+                exit 1
+        fi
+        printf 'SKIP: %s: %s\n' "$name" "$*" >&2
+        exit 77
+}
+expect_eq() { # WHAT ACTUAL EXPECTED
+        [ "$2" = "$3" ] || fail "$1: expected '$3', got '$2'"
+        log "ok: $1 = $3"
+}
+
+cleanup() {
+        local rc=$? l
+        set +e
+        trap - EXIT INT TERM HUP
+        if [ "$installed" = 1 ]; then
+                log "purging $PKG"
+                dpkg -P "$PKG" >/dev/null || log "dpkg -P $PKG failed"
+        fi
+        if [ -n "$source_stash" ]; then
+                tar -C / -xpf "$source_stash/files.tar" && rm -rf "$source_stash" &&
+                        log "put the source install back" || log "source install kept in $source_stash"
+                udevadm control --reload 2>/dev/null
+        fi
+        if [ "$run_dir_created" = 1 ]; then
+                rm -f "$run_dropin"
+                rmdir -p "$(dirname "$run_dropin")" 2>/dev/null
+        fi
+        if [ "$etc_dir_created" = 1 ]; then
+                rm -f "$etc_file"
+                rmdir /etc/readahead-agent/readahead.conf.d /etc/readahead-agent 2>/dev/null
+        fi
+        if [ -n "$fuse_pid" ]; then
+                kill -TERM "$fuse_pid" 2>/dev/null && wait "$fuse_pid" 2>/dev/null
+        fi
+        if [ -n "$fuse_mp" ] && mountpoint -q "$fuse_mp" 2>/dev/null; then
+                umount -l "$fuse_mp" || log "could not unmount $fuse_mp"
+        fi
+        for l in "${loops[@]}"; do
+                losetup -d "$l" || log "could not detach $l"
+        done
+        [ "${#loops[@]}" -gt 0 ] && udevadm settle --timeout=30
+        if [ "$udevd_started" = 1 ]; then
+                udevadm control --exit
+        fi
+        if [ -n "$tmp" ] && [ -d "$tmp" ]; then
+                if [ -n "${RA_KEEP_TMP:-}" ]; then log "kept $tmp"; else rm -rf "$tmp"; fi
+        fi
+        [ "$rc" -eq 0 ] && printf 'PASS: %s\n' "$name" >&2
+        exit "$rc"
+}
+
+# ---- can it run here? -------------------------------------------------------
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (installs the package, loop devices)"
+for t in dpkg-buildpackage dh lintian udevadm losetup truncate scdoc; do
+        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
+done
+if [ ! -e /dev/loop-control ]; then
+        modprobe loop 2>/dev/null || true
+fi
+[ -e /dev/loop-control ] || skip "no loop device support"
+losetup -f >/dev/null 2>&1 || skip "no free loop device"
+
+# Never clobber a real installation: an installed package or a `cmake --install`
+# to /usr would be overwritten, then purged.
+case $(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true) in
+"" | *" not-installed") ;;
+*) fail "$PKG is installed on this machine (dpkg); this test installs and purges it: purge it first" ;;
+esac
+# A rule of the same name in /etc or /run hides the packaged one from udevd.
+[ ! -e /etc/udev/rules.d/80-readahead-agent.rules ] ||
+        fail "/etc/udev/rules.d/80-readahead-agent.rules overrides the packaged rule"
+
+trap cleanup EXIT
+
+# A source install (setup.sh: cmake --install to /usr) would be overwritten,
+# then purged: set it aside while the package is tested, put it back after.
+source_stash=""
+source_files=()
+for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-agent \
+        /lib/udev/rules.d/80-readahead-agent.rules /usr/lib/udev/rules.d/80-readahead-agent.rules \
+        /lib/systemd/system/readahead-agent-bdi@.service /usr/lib/systemd/system/readahead-agent-bdi@.service \
+        /usr/share/man/man8/readahead-ctl.8 /usr/share/man/man8/readahead-agent.8 \
+        /usr/share/man/man5/readahead.conf.5 /usr/share/bash-completion/completions/readahead-ctl; do
+        [ -e "$f" ] || continue
+        f=$(realpath "$f") # /lib is /usr/lib on merged-/usr systems
+        case " ${source_files[*]} " in *" ${f#/} "*) ;; *) source_files+=("${f#/}") ;; esac
+done
+if [ "${#source_files[@]}" -gt 0 ]; then
+        source_stash=$(mktemp -d /tmp/ra-source-install.XXXXXX)
+        tar -C / -cpf "$source_stash/files.tar" "${source_files[@]}" || fail "could not set aside the source install"
+        for f in "${source_files[@]}"; do rm -rf "/${f:?}"; done
+        log "set aside a source install for the test: ${source_files[*]}"
+fi
+trap 'exit 130' INT
+trap 'exit 143' TERM
+trap 'exit 129' HUP
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ra-package.XXXXXX")
+
+# ---- 1. build --------------------------------------------------------------
+
+version=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
+arch=$(dpkg --print-architecture)
+tree=$tmp/build/$PKG-$version
+mkdir -p "$tree"
+# A copy of the sources, without build directories: the tracked files and the
+# new ones git does not ignore; or everything but build output without git.
+if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+        git -C "$src" ls-files -z --cached --others --exclude-standard |
+                (cd "$src" && while IFS= read -r -d '' f; do
+                        [ -e "$f" ] || [ -L "$f" ] || continue # deleted, not committed yet
+                        cp -a --parents "$f" "$tree/"
+                done)
+else
+        tar -C "$src" --exclude='./build*' --exclude='./obj-*' --exclude=./.git \
+                --exclude=./debian/.debhelper --exclude="./debian/$PKG" -cf - . | tar -C "$tree" -xf -
+fi
+log "building the package in $tree (log: $tmp/build.log)"
+jobs=$(nproc 2>/dev/null || echo 1)
+if ! (cd "$tree" && DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
+        dpkg-buildpackage -b -us -uc) >"$tmp/build.log" 2>&1; then
+        tail -n 60 "$tmp/build.log" >&2
+        fail "dpkg-buildpackage -b -us -uc failed (the last 60 lines of the log above)"
+fi
+grep -E '^[0-9]+% tests passed|tests passed, [0-9]+ tests failed' "$tmp/build.log" | sed 's/^/# package build: /' >&2 || true
+deb=$tmp/build/${PKG}_${version}_${arch}.deb
+changes=$tmp/build/${PKG}_${version}_${arch}.changes
+[ -f "$deb" ] || fail "no $deb after the build"
+log "built $(basename "$deb")"
+
+# ---- 2. lintian ------------------------------------------------------------
+
+lintian_rc=0
+lintian --fail-on error --display-info --show-overrides "$changes" >"$tmp/lintian.log" 2>&1 || lintian_rc=$?
+grep -v '^running with root privileges' "$tmp/lintian.log" | sed 's/^/# lintian: /' >&2 || true
+n_e=$(grep -c '^E: ' "$tmp/lintian.log" || true)
+n_w=$(grep -c '^W: ' "$tmp/lintian.log" || true)
+n_o=$(grep -c '^O: ' "$tmp/lintian.log" || true)
+log "lintian: $n_e error(s), $n_w warning(s), $n_o override(s)"
+[ "$lintian_rc" = 0 ] || fail "lintian reports errors (exit $lintian_rc)"
+
+# ---- 3. udevd and loop devices ---------------------------------------------
+
+if ! udevadm control --ping --timeout=5 >/dev/null 2>&1; then
+        [ -x "$UDEVD" ] || skip "no udevd running and $UDEVD not found"
+        log "starting $UDEVD --daemon"
+        "$UDEVD" --daemon || skip "could not start $UDEVD"
+        udevd_started=1
+        for _ in $(seq 50); do
+                udevadm control --ping --timeout=1 >/dev/null 2>&1 && break
+                sleep 0.1
+        done
+        udevadm control --ping --timeout=5 >/dev/null 2>&1 || skip "udevd started but does not answer"
+fi
+
+# tests/real and bench put their own 80-readahead-agent.rules in
+# /run/udev/rules.d while they run, which hides the packaged rule (and their
+# agent would handle our loops): wait until there is none.
+foreign_rule=/run/udev/rules.d/80-readahead-agent.rules
+wait_no_foreign_rule() {
+        local waited=0
+        while [ -e "$foreign_rule" ]; do
+                [ "$waited" = 0 ] && log "waiting for $foreign_rule (another test: $(head -n1 "$foreign_rule")) to go away"
+                [ "$waited" -lt "$WAIT_FOREIGN" ] ||
+                        fail "$foreign_rule is still there after ${WAIT_FOREIGN}s: $(head -n1 "$foreign_rule")"
+                sleep 2
+                waited=$((waited + 2))
+        done
+}
+# Fails when another test's rule showed up since: the results would not be ours.
+expect_no_foreign_rule() {
+        [ ! -e "$foreign_rule" ] ||
+                fail "another test put $foreign_rule in place during $1 ($(head -n1 "$foreign_rule")): not run alone, nothing to conclude"
+}
+
+attach() { # SIZE VAR
+        local file dev
+        file=$(mktemp "$tmp/backing-XXXXXX.img")
+        truncate -s "$1" "$file"
+        dev=$(losetup -f --show "$file") || fail "losetup -f --show $file failed"
+        loops+=("$dev")
+        log "attached $dev ($1 sparse)"
+        printf -v "$2" '%s' "${dev#/dev/}"
+}
+# The value a loop holds after attach must be the kernel's own: no rule may
+# have acted on it. Attach again if another test's rule came meanwhile.
+for attempt in 1 2 3 4 5; do
+        wait_no_foreign_rule
+        attach 20G big
+        attach 64M small
+        udevadm settle --timeout=60
+        [ -e "$foreign_rule" ] || break
+        log "another test's rule appeared while attaching; again"
+        for l in "${loops[@]}"; do losetup -d "$l"; done
+        loops=()
+        udevadm settle --timeout=60
+        [ "$attempt" -lt 5 ] || fail "could not attach loops without another test's rule in place"
+done
+ra_kb() { cat "/sys/block/$1/queue/read_ahead_kb"; }
+
+# What the kernel itself chooses for a disk (block/blk-settings.c,
+# blk_apply_bdi_limits): max(2 x io_opt, 128 KiB) in whole pages; since 6.17
+# a rotational disk without io_opt uses max_sectors as io_opt.
+kernel_formula_kb() {
+        local q=/sys/block/$1/queue io_opt page pages min kmaj kmin
+        io_opt=$(cat "$q/optimal_io_size")
+        IFS=. read -r kmaj kmin _ <<<"$(uname -r)"
+        kmin=${kmin%%[!0-9]*}
+        if [ "$io_opt" = 0 ] && [ "$(cat "$q/rotational")" = 1 ] &&
+                { [ "$kmaj" -gt 6 ] || { [ "$kmaj" -eq 6 ] && [ "$kmin" -ge 17 ]; }; }; then
+                io_opt=$(($(cat "$q/max_sectors_kb") * 1024))
+        fi
+        page=$(getconf PAGESIZE)
+        pages=$((2 * io_opt / page))
+        min=$((131072 / page))
+        [ "$pages" -ge "$min" ] || pages=$min
+        echo $((pages * page / 1024))
+}
+declare -A kernel_kb attach_kb
+for d in "$big" "$small"; do
+        attach_kb[$d]=$(ra_kb "$d")
+        kernel_kb[$d]=$(kernel_formula_kb "$d")
+        log "$d: the kernel gave it ${attach_kb[$d]} KiB at attach; the formula says ${kernel_kb[$d]} KiB" \
+                "(io_opt $(cat /sys/block/$d/queue/optimal_io_size), rotational $(cat /sys/block/$d/queue/rotational)," \
+                "max_sectors_kb $(cat /sys/block/$d/queue/max_sectors_kb), Linux $(uname -r))"
+        # The reset formula must be what this kernel really does.
+        expect_eq "$d: the kernel's own value at attach is the reset formula's" "${attach_kb[$d]}" "${kernel_kb[$d]}"
+done
+
+# A FUSE mount: an anonymous bdi "0:N", as NFS has. postinst replays its add
+# event. fuse-null is built by the package build (tests/real).
+fuse_null=$tree/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/tests/real/ra-fuse-null
+bdi=""
+if [ -x "$fuse_null" ] && { [ -c /dev/fuse ] || modprobe fuse 2>/dev/null; } && [ -c /dev/fuse ]; then
+        fuse_mp=$tmp/mnt
+        mkdir -p "$fuse_mp"
+        "$fuse_null" "$fuse_mp" >"$tmp/fuse.out" 2>&1 &
+        fuse_pid=$!
+        for _ in $(seq 100); do
+                grep -q '^ready' "$tmp/fuse.out" && break
+                kill -0 "$fuse_pid" 2>/dev/null || break
+                sleep 0.1
+        done
+        grep -q '^ready' "$tmp/fuse.out" || { cat "$tmp/fuse.out" >&2; fail "fuse-null did not mount $fuse_mp"; }
+        udevadm settle --timeout=60
+        bdi=$(mountpoint -d "$fuse_mp")
+        bdi_kb() { cat "/sys/class/bdi/$bdi/read_ahead_kb"; }
+        # A FUSE daemon may lower the kernel's 128 KiB at INIT; fuse-null echoes
+        # the kernel's offer, as libfuse does.
+        expect_eq "FUSE bdi $bdi: the kernel's own value" "$(bdi_kb)" 128
+        # The default profile leaves FUSE alone: a runtime drop-in gives this
+        # one mount (and only it) 1M, so that install and removal show.
+        if [ ! -e /run/readahead-agent ]; then
+                mkdir -p "$(dirname "$run_dropin")"
+                run_dir_created=1
+                printf '[Rule package-test-fuse]\nClass=fuse\nMountPoint=%s\nSize=1M\n' "$fuse_mp" >"$run_dropin"
+        else
+                log "/run/readahead-agent exists: the FUSE bdi is only checked as left alone"
+        fi
+else
+        [ -z "${CI:-}" ] || fail "no FUSE support or no $fuse_null: the bdi path must be checked in CI"
+        log "no FUSE support or no $fuse_null: the bdi part is not checked"
+fi
+
+# An administrator's file in /etc: the package must never remove it. It
+# changes nothing (the default profile is the default).
+if [ ! -e /etc/readahead-agent ]; then
+        mkdir -p "$(dirname "$etc_file")"
+        etc_dir_created=1
+        printf '# readahead-agent tests/package/package.sh\n[Agent]\nProfile=default\n' >"$etc_file"
+fi
+
+# ---- 4. install ------------------------------------------------------------
+
+wait_no_foreign_rule
+log "dpkg -i $(basename "$deb")"
+installed=1
+dpkg -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; fail "dpkg -i failed"; }
+# postinst replayed the events; wait until udevd has handled them.
+udevadm settle --timeout=60
+expect_no_foreign_rule "the install"
+expect_eq "$big (20 GiB) read_ahead_kb right after install" "$(ra_kb "$big")" 512
+expect_eq "$small (64 MiB) read_ahead_kb right after install" "$(ra_kb "$small")" 64
+prop() { udevadm info --query=property --name="/dev/$1" | sed -n "s/^$2=//p"; }
+expect_eq "$big udev READAHEAD_RULE" "$(prop "$big" READAHEAD_RULE)" /usr/lib/readahead-agent/profiles/default.conf:disk
+expect_eq "$small udev READAHEAD_TARGET_KB" "$(prop "$small" READAHEAD_TARGET_KB)" 64
+if [ -n "$bdi" ]; then
+        bdi_prop() { udevadm info --query=property --path="/devices/virtual/bdi/$bdi" | sed -n "s/^$1=//p"; }
+        # The agent ran for the replayed add event: it recorded a result. For a
+        # FUSE mount it writes from a short-lived waiter (the daemon may still
+        # lower the value at FUSE_INIT), so the result may be "pending" and
+        # the value comes a moment later.
+        res=$(bdi_prop READAHEAD_RESULT)
+        if [ -n "$source_stash" ]; then
+                tar -C / -xpf "$source_stash/files.tar" && rm -rf "$source_stash" &&
+                        log "put the source install back" || log "source install kept in $source_stash"
+                udevadm control --reload 2>/dev/null
+        fi
+        if [ "$run_dir_created" = 1 ]; then
+                case $res in
+                pending | written) log "ok: FUSE bdi $bdi udev READAHEAD_RESULT = $res (postinst replayed its add event)" ;;
+                *) fail "FUSE bdi $bdi udev READAHEAD_RESULT: expected pending or written, got '$res'" ;;
+                esac
+                for _ in $(seq 100); do
+                        [ "$(bdi_kb)" = 1024 ] && break
+                        sleep 0.1
+                done
+                expect_eq "FUSE bdi $bdi read_ahead_kb after install" "$(bdi_kb)" 1024
+        else
+                expect_eq "FUSE bdi $bdi udev READAHEAD_RESULT (postinst replayed its add event)" "$res" left-alone
+        fi
+fi
+
+# What the package ships works as installed.
+readahead-ctl status >"$tmp/status.out" || { cat "$tmp/status.out" >&2; fail "readahead-ctl status failed"; }
+grep -Eq "^$big +hdd +loop .* 512K +512K " "$tmp/status.out" ||
+        { cat "$tmp/status.out" >&2; fail "status does not show $big at 512K without drift"; }
+readahead-ctl check >/dev/null || fail "readahead-ctl check reports problems in the installed configuration"
+readahead-ctl cat-config >"$tmp/cat-config.out" || fail "readahead-ctl cat-config failed"
+grep -qxF "# /usr/lib/readahead-agent/profiles/default.conf" "$tmp/cat-config.out" ||
+        fail "cat-config does not show the vendor profile"
+grep -qxF "# $etc_file" "$tmp/cat-config.out" || [ "$etc_dir_created" = 0 ] ||
+        fail "cat-config does not show $etc_file"
+for f in /usr/share/man/man8/readahead-ctl.8.gz /usr/share/man/man8/readahead-agent.8.gz \
+        /usr/share/man/man5/readahead.conf.5.gz /usr/share/bash-completion/completions/readahead-ctl; do
+        [ -s "$f" ] || fail "$f is not installed"
+done
+bash -n /usr/share/bash-completion/completions/readahead-ctl || fail "the bash completion does not parse"
+rule=$(dpkg -L "$PKG" | grep '/rules.d/80-readahead-agent.rules$') || fail "no udev rule in the package"
+[ -f "$rule" ] || fail "$rule is not installed"
+log "ok: installed: status, check, cat-config, man pages, completion, $rule"
+
+# ---- 5. remove -------------------------------------------------------------
+
+# The agent's value differs from the kernel's, or the check below proves nothing.
+[ "$(ra_kb "$big")" != "${kernel_kb[$big]}" ] || fail "512 is the kernel's own value here: the removal check would prove nothing"
+log "dpkg -r $PKG"
+dpkg -r "$PKG" >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; fail "dpkg -r failed"; }
+expect_no_foreign_rule "the removal"
+expect_eq "$big read_ahead_kb after removal (the kernel's value)" "$(ra_kb "$big")" "${kernel_kb[$big]}"
+expect_eq "$small read_ahead_kb after removal (the kernel's value)" "$(ra_kb "$small")" "${kernel_kb[$small]}"
+[ -z "$bdi" ] || expect_eq "FUSE bdi $bdi read_ahead_kb after removal" "$(bdi_kb)" 128
+[ ! -e "$rule" ] || fail "$rule is still there after dpkg -r"
+[ ! -e /usr/bin/readahead-ctl ] || fail "/usr/bin/readahead-ctl is still there after dpkg -r"
+log "ok: $rule is gone"
+# udevd no longer runs the agent: a change event leaves the kernel's value.
+udevadm trigger --action=change --settle "/sys/class/block/$big" "/sys/class/block/$small"
+udevadm settle --timeout=60
+expect_no_foreign_rule "the change event"
+expect_eq "$big read_ahead_kb after a change event with the package removed" "$(ra_kb "$big")" "${kernel_kb[$big]}"
+expect_eq "$small read_ahead_kb after a change event with the package removed" "$(ra_kb "$small")" "${kernel_kb[$small]}"
+
+# ---- 6. purge --------------------------------------------------------------
+
+dpkg -P "$PKG" >"$tmp/purge.log" 2>&1 || { cat "$tmp/purge.log" >&2; fail "dpkg -P failed"; }
+installed=0
+status=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
+case $status in
+"" | *not-installed) log "ok: $PKG purged" ;;
+*) fail "$PKG after dpkg -P: '$status'" ;;
+esac
+if [ "$etc_dir_created" = 1 ]; then
+        [ -f "$etc_file" ] || fail "purge removed the administrator's $etc_file"
+        log "ok: purge left $etc_file alone"
+fi
