@@ -21,6 +21,7 @@
 
 #include "apply.h"
 #include "ctl.h"
+#include "write.h"
 #include "devices.h"
 #include "gather.h"
 #include "size.h"
@@ -82,86 +83,20 @@ static uint64_t kernel_value_kb(const struct ra_facts *f, char *why, size_t why_
         return pages * (page_bytes / 1024);
 }
 
-enum reset_result {
-        RESET_OK,
-        RESET_FAILED,
-        RESET_DENIED, /* not root: stop, one message is enough */
-};
-
-static enum reset_result reset_one(const struct ra_facts *f) {
-        char a[24], b[24], why[96];
-        uint64_t now_kb = 0;
+static enum write_result reset_one(const struct device *d) {
+        const struct ra_facts *f = &d->facts;
+        char why[96];
 
         if (!f->attr_path[0]) {
                 /* cifs, ceph, 9p: their bdi is not named after the device, so
                  * the agent never set it either */
                 printf("%-10s nothing to reset (%s: no bdi of this name)\n", f->name, f->fstype);
-                return RESET_OK;
+                return WRITE_OK;
         }
         uint64_t target_kb = kernel_value_kb(f, why, sizeof(why));
-        if (f->current_known && f->current_kb == target_kb) {
-                printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
-                return RESET_OK;
-        }
-
-        int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
-        if (r == -EACCES || r == -EPERM) {
-                fprintf(stderr, "readahead-ctl reset: %s: permission denied: run as root\n", f->name);
-                return RESET_DENIED;
-        }
-        if (r == -EIO) {
-                fprintf(stderr, "readahead-ctl reset: %s: wrote %" PRIu64 " but the kernel holds %" PRIu64 "\n",
-                        f->name, target_kb, now_kb);
-                return RESET_FAILED;
-        }
-        if (r < 0) {
-                fprintf(stderr, "readahead-ctl reset: %s: cannot write %s: %s\n", f->name, f->attr_path,
-                        strerror(-r));
-                return RESET_FAILED;
-        }
-        printf("%-10s %s -> %s (%s)\n", f->name, f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
-               ra_format_size_kb(target_kb, a), why);
-        return RESET_OK;
+        return write_target("reset", f, target_kb, why);
 }
 
 int verb_reset(struct ctl *ctl, int argc, char **argv) {
-        enum reset_result res;
-        bool ok = true;
-
-        if (argc == 0) {
-                struct device *list = NULL;
-                size_t n = 0;
-                int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
-                if (r < 0) {
-                        fprintf(stderr, "readahead-ctl reset: cannot list block devices: %s\n", strerror(-r));
-                        return EXIT_FAILURE_;
-                }
-                for (size_t i = 0; i < n; i++) {
-                        res = reset_one(&list[i].facts);
-                        ok = ok && res == RESET_OK;
-                        if (res == RESET_DENIED)
-                                break;
-                }
-                devices_free(list, n);
-                return ok ? EXIT_OK : EXIT_FAILURE_;
-        }
-
-        for (int i = 0; i < argc; i++) {
-                struct device d;
-                int r = device_find(ctl->udev, ctl->config, argv[i], &d);
-                if (r < 0) {
-                        fprintf(stderr, "readahead-ctl reset: %s: %s\n", argv[i],
-                                r == -ENOTBLK ? "not a whole disk"
-                                : r == -ENOENT ? "no mount at that path"
-                                               : "no such block device or network mount");
-                        ok = false;
-                        continue;
-                }
-                res = reset_one(&d.facts);
-                device_done(&d);
-                ok = ok && res == RESET_OK;
-                if (res == RESET_DENIED)
-                        break;
-        }
-        return ok ? EXIT_OK : EXIT_FAILURE_;
+        return for_each_device(ctl, "reset", argc, argv, reset_one);
 }

@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "apply.h"
+#include "size.h"
+#include "write.h"
+
+enum write_result write_target(const char *verb, const struct ra_facts *f, uint64_t target_kb,
+                               const char *why) {
+        char a[24], b[24];
+        uint64_t now_kb = 0;
+
+        if (f->current_known && f->current_kb == target_kb) {
+                printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
+                return WRITE_OK;
+        }
+        int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
+        if (r == -EACCES || r == -EPERM) {
+                fprintf(stderr, "readahead-ctl %s: %s: permission denied: run as root\n", verb, f->name);
+                return WRITE_DENIED;
+        }
+        if (r == -EIO) {
+                fprintf(stderr, "readahead-ctl %s: %s: wrote %" PRIu64 " but the kernel holds %" PRIu64 "\n",
+                        verb, f->name, target_kb, now_kb);
+                return WRITE_FAILED;
+        }
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl %s: %s: cannot write %s: %s\n", verb, f->name, f->attr_path,
+                        strerror(-r));
+                return WRITE_FAILED;
+        }
+        printf("%-10s %s -> %s (%s)\n", f->name, f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
+               ra_format_size_kb(target_kb, a), why);
+        return WRITE_OK;
+}
+
+int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
+                    enum write_result (*fn)(const struct device *d)) {
+        enum write_result res = WRITE_OK;
+        bool ok = true;
+
+        if (argc == 0) {
+                struct device *list = NULL;
+                size_t n = 0;
+                int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
+                if (r < 0) {
+                        fprintf(stderr, "readahead-ctl %s: cannot list devices: %s\n", verb, strerror(-r));
+                        return EXIT_FAILURE_;
+                }
+                for (size_t i = 0; i < n && res != WRITE_DENIED; i++) {
+                        res = fn(&list[i]);
+                        ok = ok && res == WRITE_OK;
+                }
+                devices_free(list, n);
+                return ok ? EXIT_OK : EXIT_FAILURE_;
+        }
+
+        for (int i = 0; i < argc && res != WRITE_DENIED; i++) {
+                struct device d;
+                int r = device_find(ctl->udev, ctl->config, argv[i], &d);
+                if (r < 0) {
+                        fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, argv[i],
+                                r == -ENOTBLK ? "not a whole disk"
+                                : r == -ENOENT ? "no mount at that path"
+                                               : "no such block device or network mount");
+                        ok = false;
+                        continue;
+                }
+                res = fn(&d);
+                ok = ok && res == WRITE_OK;
+                device_done(&d);
+        }
+        return ok ? EXIT_OK : EXIT_FAILURE_;
+}
