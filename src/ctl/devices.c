@@ -129,22 +129,21 @@ struct unmapped_ctx {
  */
 static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         struct unmapped_ctx *ctx = userdata;
-        struct ra_facts probe;
-        char name[RA_NAME_MAX];
 
-        ra_facts_init(&probe);
-        snprintf(name, sizeof(name), "%u:%u", m->major, m->minor);
-        ra_facts_from_mount(&probe, name, m);
-        if (probe.class != RA_CLASS_NETFS && probe.class != RA_CLASS_NFS && probe.class != RA_CLASS_FUSE)
-                return 0;
         if (list_has_mount(ctx->l, m->major, m->minor))
                 return 0;
 
         struct device *d = list_add(ctx->l);
         if (!d)
                 return -ENOMEM;
+        int r = device_fill_mount_entry(m, ctx->c, d, false);
+        enum ra_class class = d->facts.class;
+        if (r < 0 || (class != RA_CLASS_NETFS && class != RA_CLASS_NFS && class != RA_CLASS_FUSE)) {
+                device_done(d); /* a local filesystem: not ours to list */
+                return r;
+        }
         ctx->l->n++;
-        return device_fill_mount_entry(m, ctx->c, d, false);
+        return 0;
 }
 
 int devices_enumerate(struct udev *udev, const struct ra_config *c, struct device **ret, size_t *ret_n) {
