@@ -35,6 +35,7 @@ void json_device_fields(struct json *j, const struct device *d) {
         json_uint_or_null(j, "target_kb", has_target, d->decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
         json_bool(j, "drift", device_drifts(d));
+        json_string(j, "deferred", d->decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", f->mount_point);
                 json_uint(j, "mount_points", f->n_mount_points);
