@@ -204,6 +204,7 @@ if command -v flock >/dev/null; then
 fi
 
 ra_udevd_start || die "$RA_UDEVD_ERROR"
+KMSG_START=$(ra_udevd_kmsg_lines)
 [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 [ -e /dev/loop-control ] || die "no loop device support"
 
@@ -679,6 +680,20 @@ if [ "$DO_MOUNT" = 1 ]; then
                 echo "FUSE stands in for NFS (no NFS client in this kernel): the same kind of bdi, added while mount(2) runs. The default profile leaves FUSE alone (Size=keep): the agent decides and writes nothing; with the drop-in it writes, as it would for NFS. The helper answers FUSE_INIT right after each mount(2) with the kernel's own max_readahead offer (128 KiB), as libfuse does; the kernel lowers the bdi to that when the reply arrives, so the agent hands FUSE writes to its detached waiter, which writes after that answer (tests/real/fuse-init-race.sh): \"read_ahead_kb left\" is counted 2 s after settle, untimed. The wall time includes the mount(2) calls."
                 echo
         } >>"$MD"
+fi
+
+# A helper that is too slow gets its udev worker killed: say whether any was.
+if [ "$RA_UDEVD_STARTED" = 1 ]; then
+        kills=$(ra_udevd_worker_kills "$KMSG_START")
+        if [ -n "$kills" ]; then
+                log "udevd reported killed or timed-out workers:"
+                printf '%s\n' "$kills" >&2
+                echo "udev workers killed or timed out during the run: **$(wc -l <<<"$kills")** (see stderr)." >>"$MD"
+        else
+                echo "udev workers killed or timed out during the run: 0 (udevd, started by the bench, logs to the kernel log)." >>"$MD"
+        fi
+else
+        echo "udev workers killed: not checked (a udevd was already running; its log is not ours to read)." >>"$MD"
 fi
 
 echo

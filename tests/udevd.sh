@@ -15,6 +15,8 @@
 #                    when none could be had; sets RA_UDEVD_STARTED=1 and
 #                    RA_UDEVD_PID when it started one
 #   ra_udevd_stop    stops the one ra_udevd_start started, if any
+#   ra_udevd_worker_kills SINCE_LINE   prints udevd's lines from the kernel log
+#                    (after line SINCE_LINE of dmesg) that say a worker was killed
 
 RA_UDEVD=${RA_UDEVD:-/lib/systemd/systemd-udevd}
 RA_UDEVD_STARTED=0
@@ -46,7 +48,9 @@ ra_udevd_start() {
                 RA_UDEVD_ERROR="no udevd running and $RA_UDEVD not found"
                 return 1
         fi
-        if ! "$RA_UDEVD" --daemon; then
+        # Its warnings (a worker killed for a slow helper, a failed rule) go
+        # to the kernel log, where a test or the bench can find them.
+        if ! SYSTEMD_LOG_TARGET=kmsg "$RA_UDEVD" --daemon; then
                 RA_UDEVD_ERROR="could not start $RA_UDEVD"
                 return 1
         fi
@@ -69,4 +73,10 @@ ra_udevd_stop() {
                 ra_udevd_wait_gone "$RA_UDEVD_PID" 50 || true
         fi
         return 0
+}
+
+ra_udevd_kmsg_lines() { dmesg 2>/dev/null | wc -l; }
+
+ra_udevd_worker_kills() {
+        dmesg 2>/dev/null | tail -n +"$(($1 + 1))" | grep -E 'udevd.*([Ww]orker.*(killed|terminated by signal|timed out|failed)|[Kk]illing|timeout)' || true
 }
