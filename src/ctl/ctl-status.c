@@ -9,6 +9,7 @@
 #include "gather.h"
 #include "output.h"
 #include "size.h"
+#include "prometheus.h"
 #include "status.h"
 #include "systemd.h"
 
@@ -129,7 +130,9 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         if (systemd_failed_bdi_units(&failed) < 0)
                 failed = NULL; /* status works without systemd's answer */
 
-        if (ctl->json) {
+        if (ctl->format == FORMAT_PROMETHEUS)
+                status_prometheus(stdout, list, n);
+        else if (ctl->json) {
                 struct json j = { .f = stdout };
                 json_begin_object(&j, NULL);
                 json_string(&j, "profile", ctl->config->profile.name);

@@ -38,6 +38,7 @@ RA_RULE_INSTALLED=0
 RA_FUSE_PIDS=()    # fuse-null helpers started by this test
 RA_FUSE_MPS=()     # their mount points
 RA_EXTRA_RULES=()  # other rule files a test put in /run/udev/rules.d
+RA_BG_PIDS=()      # other background processes a test started
 
 ra_log() { printf '# %s: %s\n' "$RA_TEST_NAME" "$*" >&2; }
 
@@ -60,7 +61,7 @@ ra_cleanup() {
         local rc=$? l
         set +e
         trap - EXIT INT TERM HUP
-        for l in "${RA_FUSE_PIDS[@]}"; do
+        for l in "${RA_BG_PIDS[@]}" "${RA_FUSE_PIDS[@]}"; do
                 kill -TERM "$l" 2>/dev/null && wait "$l" 2>/dev/null
         done
         for l in "${RA_FUSE_MPS[@]}"; do
