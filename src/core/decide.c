@@ -87,10 +87,10 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
         const struct {
                 const char *key, *globs, *value;
         } mount_keys[] = {
-                { "mount point", r->mount_points, f->mount_point },
-                { "fstype", r->fstypes, f->fstype },
-                { "server", r->servers, f->server },
-                { "NFS version", r->nfs_versions, f->nfs_version },
+                { "mount point", r->mount_points, ra_str(f->mount_point) },
+                { "fstype", r->fstypes, ra_str(f->fstype) },
+                { "server", r->servers, ra_str(f->server) },
+                { "NFS version", r->nfs_versions, ra_str(f->nfs_version) },
         };
         for (size_t i = 0; i < sizeof(mount_keys) / sizeof(mount_keys[0]); i++) {
                 if (!mount_keys[i].globs[0])
