@@ -222,10 +222,7 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         (void) argc;
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0],
-                        r == -ENOTBLK ? "not a whole disk (partitions share their disk's readahead)"
-                        : r == -ENOENT ? "no mount at that path"
-                                       : "no such block device or network mount");
+                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0], device_find_strerror(r));
                 return EXIT_FAILURE_;
         }
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);
