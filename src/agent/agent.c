@@ -125,6 +125,10 @@ static bool config_problems_are_news(const struct options *o, const struct ra_co
                 news = false;
                 goto out;
         }
+        /* /run exists on a real system; below --root it may not. */
+        *strrchr(dir, '/') = 0;
+        (void) mkdir(dir, 0755);
+        dir[strlen(dir)] = '/';
         (void) mkdir(dir, 0755);
         fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
         if (fd < 0 || flock(fd, LOCK_EX) < 0)
