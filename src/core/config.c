@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "size.h"
+#include "text.h"
 
 const char *const ra_config_dirs[] = {
         "/etc/readahead-agent",
@@ -56,6 +57,7 @@ static void diag(struct ra_config *c, enum ra_diag_level level, const char *file
         va_start(ap, fmt);
         vsnprintf(d->message, sizeof(d->message), fmt, ap);
         va_end(ap);
+        ra_utf8_trim_cut(d->message); /* a quoted value may be cut mid-character */
 }
 
 static bool diag_exists(const struct ra_config *c, const char *file, unsigned line) {
@@ -769,7 +771,8 @@ static int load_dropins(struct ra_config *c, const char *rel, parse_fn parse, vo
         if (r < 0)
                 goto out;
 
-        qsort(names, n, sizeof(char *), cmp_str);
+        if (n > 0)
+                qsort(names, n, sizeof(char *), cmp_str);
         if (n > RA_DROPINS_MAX) {
                 char dir[RA_PATH_MAX];
                 snprintf(dir, sizeof(dir), "%s.d", rel);

@@ -167,7 +167,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 bool any_drift = false;
 
                 printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
-                       format_bytes_short(mem_kb * 1024, mem),
+                       mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
                        cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
                 if (ctl->config->n_errors > 0)
                         printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
