@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "gather.h"
@@ -137,6 +138,25 @@ void ra_gather_host(struct ra_facts *f) {
                 f->mem_total_kb = 0;
                 f->invalid |= 1u << RA_FACT_MEM_TOTAL;
         }
+
+        struct utsname u;
+        if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &f->kernel_major, &f->kernel_minor) != 2)
+                f->kernel_major = f->kernel_minor = 0;
+}
+
+static bool prop_is(const struct ra_facts *f, const char *key, const char *value) {
+        const char *v = ra_facts_get_prop(f, key);
+        return v && strcmp(v, value) == 0;
+}
+
+/* DM_SUSPENDED and MPATH_DEVICE_READY come from dm's and multipath's own udev
+ * rules; sysfs dm/suspended also covers a suspend with no event yet. */
+static const char *dm_write_blocked(const char *syspath, const struct ra_facts *f) {
+        if (prop_is(f, "DM_SUSPENDED", "1") || attr_u64(syspath, "dm/suspended") == 1)
+                return "the dm device is suspended";
+        if (prop_is(f, "MPATH_DEVICE_READY", "0"))
+                return "the multipath map has no usable path";
+        return NULL;
 }
 
 static bool has_prefix(const char *s, const char *prefix) {
@@ -261,6 +281,7 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
                                        RA_FACT_IO_OPT);
         f->physical_block_bytes = attr_u64_max(f, syspath, "queue/physical_block_size",
                                                RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
+        f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
 
         f->attr_path = attr_path(syspath, "queue/read_ahead_kb");
         if (!f->attr_path)
@@ -286,6 +307,7 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
                 char uuid[160];
                 attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
                 dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
+                f->write_blocked = dm_write_blocked(syspath, f);
         }
         if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM) {
                 r = list_slaves(syspath, &f->slaves);
