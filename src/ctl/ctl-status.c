@@ -115,8 +115,9 @@ static bool print_row(const struct device *d) {
                         cols = ra_fputs_people(stdout, ra_str(f->mount_point), 16, 0);
                 printf("%*s", cols < 16 ? (int) (16 - cols) : 0, "");
         } else {
-                key_facts(f, facts, sizeof(facts));
-                printf("%-6.6s %-16.16s", ra_transport_to_string(f->transport), facts);
+                key_facts(f, facts, sizeof(facts)); /* md/level comes from sysfs */
+                printf("%-6.6s ", ra_transport_to_string(f->transport));
+                ra_fputs_people(stdout, facts, 16, 16);
         }
         printf(" %6s %7s  ", target, current);
         ra_fputs_people(stdout, d->rule[0] ? short_rule(d->rule) : "-", 21, 0);
