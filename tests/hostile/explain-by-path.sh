@@ -6,7 +6,8 @@
 # name made with mknod (what /dev/mapper/NAME is on some systems).
 source "$(dirname "$0")/../real/lib.sh"
 ra_init
-ra_attach 64M dev
+ra_attach 64M disk  # (not "dev": ra_attach has a local of that name)
+dev=$disk
 num=$(cat "/sys/class/block/$dev/dev")
 ln -s "/dev/$dev" "$RA_TMP/by-abs"
 mkdir -p "$RA_TMP/mapper"
