@@ -294,7 +294,7 @@ def terminal_escapes():
 def no_truncation():
     """Defect 3: no fixed buffer cuts a sysfs path (disk behind nested SAS
     expanders), a mount point (308 bytes of CJK), super options over 1 KiB,
-    a property list (150 x 200 bytes, ID_WWN last) or /proc/self/exe."""
+    a property list (200 x 100 bytes, ID_WWN last) or /proc/self/exe."""
     nf.set_meminfo(nf.MEM_16G_KB)
     cjk = "\u957f" * 101  # 303 bytes
     long_mp = "/mnt/" + cjk
@@ -328,7 +328,7 @@ def no_truncation():
              props.get("READAHEAD_RESULT"))
     check_eq("sdq read_ahead_kb", "512", block_ra("sdq"))
     props, _ = block_event("sdt")
-    check_eq("agent change sdt (ID_WWN after 30 KiB of properties): READAHEAD_TARGET_KB", "4096",
+    check_eq("agent change sdt (ID_WWN after 200 properties, 22 KiB): READAHEAD_TARGET_KB", "4096",
              props.get("READAHEAD_TARGET_KB"))
     check_eq("sdt read_ahead_kb", "4096", block_ra("sdt"))
     before = nf.snapshot()

@@ -2,16 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Writes the umockdev tree of the hostile-input cases to stdout (bytes: some
 values are not UTF-8 on purpose). Generated rather than checked in, so that
-the sizes that matter (a sysfs path over 256 bytes, 30 KiB of udev
+the sizes that matter (a sysfs path over 256 bytes, 200 udev
 properties) are computed and asserted here, next to why they matter.
 
 Devices (see README.md for what each case expects of them):
   bdis 0:53 .. 0:56 at 128, cifs-1 at 8192     network and FUSE mounts
-  sdq    a disk behind five nested SAS expanders: sysfs path > 256 bytes
+  sdq    a disk behind seven nested SAS expanders: sysfs path > 256 bytes
   sdr    size = 2^55 + 1 sectors (2^64 + 512 bytes)
   md126  raid5 of 4, chunk_size = 2^62
   md127  raid5 of 2^32 + 4 disks, chunk 512K
-  sdt    150 udev properties of 200 bytes each (A_PAD_*: first in any
+  sdt    200 udev properties of 100 bytes each (A_PAD_*: first in any
          order, inserted or sorted), then ID_BUS, ID_PATH, ID_WWN
   sdu    model with ESC/OSC sequences and a C1 CSI (U+009B); an 80-character
          Cyrillic filesystem label
@@ -31,8 +31,8 @@ HOSTILE_MODEL = "\x1b]0;owned\x07\x1b[2J\x1b[31mEvil\u009b2JDisk".encode()
 CYRILLIC_LABEL = ("\u0416" * 80).encode()  # 80 characters, 160 bytes
 assert len(CYRILLIC_LABEL) == 160
 
-PAD_PROPS = 150
-PAD_VALUE = "p" * 200
+PAD_PROPS = 200  # more than the old 96 entries
+PAD_VALUE = "p" * 100
 assert PAD_PROPS * (len(PAD_VALUE) + 16) > 16384  # beyond the old 16 KiB
 
 
