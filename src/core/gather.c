@@ -11,6 +11,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "btrfs.h"
 #include "gather.h"
 #include "mountinfo.h"
 
@@ -30,6 +31,10 @@ static int read_small_file(const char *path, char *buf, size_t size) {
                 n--;
         buf[n] = 0;
         return 0;
+}
+
+int ra_read_string_file(const char *path, char *buf, size_t size) {
+        return read_small_file(path, buf, size);
 }
 
 int ra_read_u64_file(const char *path, uint64_t *ret) {
@@ -293,4 +298,15 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         ra_gather_host(f);
         ra_facts_from_mount(f, bdi_name, &m);
         return 0;
+}
+
+int ra_gather_named_bdi(struct udev *udev, const char *bdi_name, struct ra_facts *f) {
+        if (ra_bdi_is_btrfs(bdi_name))
+                return ra_gather_btrfs(udev, bdi_name, f);
+        return ra_gather_bdi(bdi_name, f);
+}
+
+bool ra_bdi_is_ours(const char *bdi_name) {
+        unsigned major, minor;
+        return ra_bdi_is_btrfs(bdi_name) || ra_parse_bdi_name(bdi_name, &major, &minor) == 0;
 }

@@ -44,6 +44,23 @@ void json_device_fields(struct json *j, const struct device *d) {
                 json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
                 json_string(j, "nfs_version", f->nfs_version[0] ? f->nfs_version : NULL);
         }
+        if (f->btrfs_fsid[0]) {
+                json_string(j, "fsid", f->btrfs_fsid);
+                json_string(j, "data_profile", f->data_profile[0] ? f->data_profile : NULL);
+                json_uint(j, "devices", f->n_devices);
+                json_begin_array(j, "members");
+                for (unsigned i = 0; i < f->n_members; i++) {
+                        const struct ra_member *m = &f->members[i];
+                        json_begin_object(j, NULL);
+                        json_string(j, "name", m->name);
+                        json_string(j, "disk", m->disk);
+                        json_string(j, "class", ra_class_to_string(m->class));
+                        json_string(j, "transport", ra_transport_to_string(m->transport));
+                        json_uint(j, "size_bytes", m->size_bytes);
+                        json_end_object(j);
+                }
+                json_end_array(j);
+        }
         json_string(j, "rule", d->rule[0] ? d->rule : NULL);
         json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
         json_string(j, "rule_section", d->decision.rule ? d->decision.rule->section : NULL);
@@ -83,7 +100,9 @@ static bool print_row(const struct device *d) {
 
         if (f->kind == RA_KIND_MOUNT) {
                 char rsize[24];
-                if (f->rsize_bytes >= 1024)
+                if (f->btrfs_fsid[0])
+                        snprintf(facts, sizeof(facts), "%s %s", f->mount_point, f->data_profile);
+                else if (f->rsize_bytes >= 1024)
                         snprintf(facts, sizeof(facts), "%s %s", f->mount_point,
                                  ra_format_size_kb(f->rsize_bytes / 1024, rsize));
                 else
