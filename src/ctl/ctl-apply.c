@@ -9,6 +9,13 @@
 static enum write_result apply_one(const struct device *d) {
         const struct ra_facts *f = &d->facts;
 
+        if (!f->attr_path[0]) {
+                /* cifs, ceph, 9p, erofs from a file: a bdi "<fstype>-N" that
+                 * nothing links to this mount */
+                printf("%-10s not settable (%s on %s: its bdi cannot be told from others)\n", f->name,
+                       f->fstype, f->mount_point);
+                return WRITE_OK;
+        }
         if (d->decide_error < 0) {
                 printf("%-10s not changed: %s failed: %s\n", f->name, d->rule, d->decision.reason);
                 return WRITE_FAILED;

@@ -243,21 +243,32 @@ def mount_later():
 def small_host():
     """btrfs-small-host tree, MemTotal 250000 kB (memory cap 256): the root
     btrfs on nvme0n1p2, mounted twice (subvolumes / and /home), gets
-    min(512, 256) = 256. bdi btrfs-2 belongs to no filesystem (a mount that
+    min(512, 256) = 256. An erofs mounted from a file is listed, not settable. bdi btrfs-2 belongs to no filesystem (a mount that
     failed): with MountWaitSec=1 the waiter gives up and writes nothing."""
     nf.set_meminfo(nf.MEM_256M_KB)
     btrfs_sysfs(FSID_ROOT, "btrfs-1", ["nvme0n1p2"], "single")
     root = btrfs_line(30, "0:30", "/@", "/", "/dev/nvme0n1p2", 256, "/@")
     home = btrfs_line(31, "0:30", "/@home", "/home", "/dev/nvme0n1p2", 257, "/@home")
-    set_mountinfo([root, home])
+    # erofs mounted from a file registers its own bdi (erofs-N) too, and
+    # nothing links it to the mount: listed, not settable.
+    erofs = "40 27 0:40 / /opt/app ro,relatime shared:40 - erofs /var/lib/app.erofs ro,user_xattr,acl"
+    set_mountinfo([root, home, erofs])
     nf.root_dropin("readahead.conf.d/50-wait.conf", "[Agent]\nMountWaitSec=1\n")
     check_status({"btrfs-1": {"class": "ssd", "transport": "nvme", "mount_point": "/", "mount_points": 2,
                               "size_bytes": NVME_P2_BYTES, "data_profile": "single", "devices": 1,
-                              "target_kb": 256, "current_kb": 4096, "rule_section": "btrfs"}},
+                              "target_kb": 256, "current_kb": 4096, "rule_section": "btrfs"},
+                  "0:40": {"fstype": "erofs", "mount_point": "/opt/app", "target_kb": None,
+                           "current_kb": None}},
                  mem_total_kb=nf.MEM_256M_KB, memory_cap_kb=256)
     check_explain("/home", {"device.name": "btrfs-1", "rule_kb": 512, "caps.memory_cap_kb": 256,
                             "target_kb": 256}, {"btrfs": "matched"})
     agent_writes("btrfs-1", 256, "ssd", "btrfs")
+    check_explain("/opt/app", {"device.name": "0:40", "device.fstype": "erofs", "target_kb": None})
+    out = ctl_ok("apply", "/opt/app")
+    if "not settable" in out:
+        ok("apply /opt/app says the erofs mount is not settable")
+    else:
+        fail("apply /opt/app (erofs from a file)", "'not settable'", out)
 
     before = nf.snapshot()
     props, _ = nf.agent_event("btrfs-2")
