@@ -127,11 +127,22 @@ struct unmapped_ctx {
 /*
  * cifs, ceph and 9p name their bdi "<fstype>-N", which says nothing of the
  * mount: list those mounts anyway, with their class and no current value.
- * So does erofs mounted from a file (not a disk: anonymous device number).
+ * So do the local filesystems that register a bdi of their own (the callers
+ * of super_setup_bdi() but btrfs, which links its bdi in /sys/fs/btrfs):
+ * erofs when mounted from a file (anonymous device number), and those this
+ * kernel lacks.
  */
 static bool unmapped_listed(const struct ra_facts *f) {
-        return f->class == RA_CLASS_NETFS || f->class == RA_CLASS_NFS || f->class == RA_CLASS_FUSE ||
-               (strcmp(f->fstype, "erofs") == 0 && f->major == 0);
+        static const char *const own_bdi[] = { "ubifs", "vboxsf", "ecryptfs", "coda", NULL };
+
+        if (f->class == RA_CLASS_NETFS || f->class == RA_CLASS_NFS || f->class == RA_CLASS_FUSE)
+                return true;
+        if (strcmp(f->fstype, "erofs") == 0)
+                return f->major == 0;
+        for (const char *const *t = own_bdi; *t; t++)
+                if (strcmp(f->fstype, *t) == 0)
+                        return true;
+        return false;
 }
 
 static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {

@@ -243,7 +243,7 @@ def mount_later():
 def small_host():
     """btrfs-small-host tree, MemTotal 250000 kB (memory cap 256): the root
     btrfs on nvme0n1p2, mounted twice (subvolumes / and /home), gets
-    min(512, 256) = 256. An erofs mounted from a file is listed, not settable. bdi btrfs-2 belongs to no filesystem (a mount that
+    min(512, 256) = 256. An erofs mounted from a file and a vboxsf share are listed, not settable. bdi btrfs-2 belongs to no filesystem (a mount that
     failed): with MountWaitSec=1 the waiter gives up and writes nothing."""
     nf.set_meminfo(nf.MEM_256M_KB)
     btrfs_sysfs(FSID_ROOT, "btrfs-1", ["nvme0n1p2"], "single")
@@ -252,13 +252,15 @@ def small_host():
     # erofs mounted from a file registers its own bdi (erofs-N) too, and
     # nothing links it to the mount: listed, not settable.
     erofs = "40 27 0:40 / /opt/app ro,relatime shared:40 - erofs /var/lib/app.erofs ro,user_xattr,acl"
-    set_mountinfo([root, home, erofs])
+    vboxsf = "41 27 0:41 / /media/sf_share rw,nodev,relatime shared:41 - vboxsf share rw"
+    set_mountinfo([root, home, erofs, vboxsf])
     nf.root_dropin("readahead.conf.d/50-wait.conf", "[Agent]\nMountWaitSec=1\n")
     check_status({"btrfs-1": {"class": "ssd", "transport": "nvme", "mount_point": "/", "mount_points": 2,
                               "size_bytes": NVME_P2_BYTES, "data_profile": "single", "devices": 1,
                               "target_kb": 256, "current_kb": 4096, "rule_section": "btrfs"},
                   "0:40": {"fstype": "erofs", "mount_point": "/opt/app", "target_kb": None,
-                           "current_kb": None}},
+                           "current_kb": None},
+                  "0:41": {"fstype": "vboxsf", "target_kb": None, "current_kb": None}},
                  mem_total_kb=nf.MEM_256M_KB, memory_cap_kb=256)
     check_explain("/home", {"device.name": "btrfs-1", "rule_kb": 512, "caps.memory_cap_kb": 256,
                             "target_kb": 256}, {"btrfs": "matched"})
