@@ -47,7 +47,7 @@ void json_device_fields(struct json *j, const struct device *d) {
         if (f->btrfs_fsid[0]) {
                 json_string(j, "fsid", f->btrfs_fsid);
                 json_string(j, "data_profile", f->data_profile[0] ? f->data_profile : NULL);
-                json_uint(j, "devices", f->n_devices);
+                json_uint(j, "device_count", f->n_devices);
                 json_begin_array(j, "members");
                 for (unsigned i = 0; i < f->n_members; i++) {
                         const struct ra_member *m = &f->members[i];

@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""btrfs cases: one per ctest (see README.md). Runs inside
-`umockdev-run -d TREE.umockdev`, started by run-case.sh, with a private copy
-of the test configuration root in $RA_NETFS_ROOT.
+"""btrfs cases: one per ctest (see CMakeLists.txt). Runs inside
+`umockdev-run -d TREE.umockdev`, started by tests/netfs/run-case.sh, with a
+private copy of the test configuration root in $RA_NETFS_ROOT.
 
 A umockdev tree holds block devices and bdis only: each case lays out what the
 kernel shows of a mounted btrfs below the testbed's /sys/fs/btrfs/<fsid>/ (bdi
@@ -134,14 +134,14 @@ def raid():
     doc = check_status({
         "btrfs-1": {"class": "raid", "transport": "ata", "fstype": "btrfs", "major": 0, "minor": 61,
                     "mount_point": "/srv/pool", "mount_points": 2, "source": "/dev/sda1",
-                    "data_profile": "raid10", "devices": 8, "rotational": False,
+                    "data_profile": "raid10", "device_count": 8, "rotational": False,
                     "size_bytes": 8 * SSD_P1_BYTES, "stripe_kb": 256, "target_kb": 512,
                     "current_kb": 4096, "drift": True, "rule_section": "raid"},
-        "btrfs-2": {"class": "raid", "data_profile": "raid6", "devices": 8, "mount_point": "/srv/archive",
+        "btrfs-2": {"class": "raid", "data_profile": "raid6", "device_count": 8, "mount_point": "/srv/archive",
                     "size_bytes": 8 * SSD_P2_BYTES, "stripe_kb": 384, "target_kb": 768,
                     "current_kb": 4096, "rule_section": "raid"},
         "btrfs-3": {"class": "removable", "transport": "usb", "removable": True, "rotational": True,
-                    "data_profile": "single", "devices": 1, "size_bytes": KEY_BYTES, "stripe_kb": None,
+                    "data_profile": "single", "device_count": 1, "size_bytes": KEY_BYTES, "stripe_kb": None,
                     "target_kb": 256, "current_kb": 4096, "rule_section": "btrfs"},
     })
     if doc:
@@ -256,7 +256,7 @@ def small_host():
     set_mountinfo([root, home, erofs, vboxsf])
     nf.root_dropin("readahead.conf.d/50-wait.conf", "[Agent]\nMountWaitSec=1\n")
     check_status({"btrfs-1": {"class": "ssd", "transport": "nvme", "mount_point": "/", "mount_points": 2,
-                              "size_bytes": NVME_P2_BYTES, "data_profile": "single", "devices": 1,
+                              "size_bytes": NVME_P2_BYTES, "data_profile": "single", "device_count": 1,
                               "target_kb": 256, "current_kb": 4096, "rule_section": "btrfs"},
                   "0:40": {"fstype": "erofs", "mount_point": "/opt/app", "target_kb": None,
                            "current_kb": None},

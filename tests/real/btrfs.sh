@@ -100,7 +100,7 @@ if command -v jq >/dev/null; then
                 ra_expect_eq "status $n name" "$(jq -r '.[0].name' <<<"$d")" "$b"
                 ra_expect_eq "status $n kind" "$(jq -r '.[0].kind' <<<"$d")" mount
                 ra_expect_eq "status $n fstype" "$(jq -r '.[0].fstype' <<<"$d")" btrfs
-                ra_expect_eq "status $n devices" "$(jq -r '.[0].devices' <<<"$d")" "$devs"
+                ra_expect_eq "status $n device_count" "$(jq -r '.[0].device_count' <<<"$d")" "$devs"
                 ra_expect_eq "status $n target_kb" "$(jq -r '.[0].target_kb' <<<"$d")" "$want"
                 ra_expect_eq "status $n current_kb" "$(jq -r '.[0].current_kb' <<<"$d")" "$want"
                 ra_expect_eq "status $n drift" "$(jq -r '.[0].drift' <<<"$d")" false
