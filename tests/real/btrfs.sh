@@ -33,6 +33,20 @@ btrfs_bdi() {
         basename "$link"
 }
 
+# mounted DIR MOUNT-ARGS...: ra_mount, then udev settles; remembers when
+# mount(2) returned, for set_after.
+mounted() {
+        ra_mount "$@"
+        mount_ns=$(date +%s%N)
+        udevadm settle --timeout=60
+}
+
+# set_after BDI KB: the agent's waiter sets it; logs how long after mount(2).
+set_after() {
+        ra_wait_bdi_ra "$1" "$2"
+        ra_log "bdi $1 at $2 KiB $((($(date +%s%N) - mount_ns) / 1000000)) ms after mount(2) returned (polled every 100 ms)"
+}
+
 # still_at BDI KB: the value holds through the agent's own checks (up to 2 s
 # after its write) and a while after.
 still_at() {
@@ -44,12 +58,11 @@ still_at() {
 ra_attach 8G one
 mkfs.btrfs -q -f "/dev/$one" >/dev/null 2>&1 || ra_fail "mkfs.btrfs /dev/$one failed"
 udevadm settle --timeout=60
-ra_mount one "/dev/$one"
-udevadm settle --timeout=60
+mounted one "/dev/$one"
 bdi1=$(btrfs_bdi "$one")
 [[ $bdi1 == btrfs-* ]] || ra_fail "bdi of the btrfs on $one is '$bdi1', not btrfs-N"
 ra_log "one: bdi $bdi1, udev: RESULT=$(ra_bdi_prop "$bdi1" READAHEAD_RESULT) WAIT=$(ra_bdi_prop "$bdi1" READAHEAD_WAIT)"
-ra_wait_bdi_ra "$bdi1" 512
+set_after "$bdi1" 512
 still_at "$bdi1" 512
 ra_expect_ra "$one" 512 # the disk itself, set by its own event
 
@@ -58,11 +71,10 @@ ra_attach 8G r0a
 ra_attach 8G r0b
 mkfs.btrfs -q -f -d raid0 -m raid1 "/dev/$r0a" "/dev/$r0b" >/dev/null 2>&1 || ra_fail "mkfs.btrfs raid0 failed"
 udevadm settle --timeout=60
-ra_mount raid0 "/dev/$r0a"
-udevadm settle --timeout=60
+mounted raid0 "/dev/$r0a"
 bdi2=$(btrfs_bdi "$r0a")
 ra_log "raid0: bdi $bdi2, udev: RESULT=$(ra_bdi_prop "$bdi2" READAHEAD_RESULT) WAIT=$(ra_bdi_prop "$bdi2" READAHEAD_WAIT)"
-ra_wait_bdi_ra "$bdi2" 512
+set_after "$bdi2" 512
 still_at "$bdi2" 512
 
 # 3. Remount.
@@ -125,12 +137,11 @@ fi
 # 6. Unmount, mount again: a new bdi gets the value again.
 umount "$RA_TMP/mnt/raid0" || ra_fail "umount raid0 failed"
 udevadm settle --timeout=60
-ra_mount raid0 "/dev/$r0a"
-udevadm settle --timeout=60
+mounted raid0 "/dev/$r0a"
 bdi3=$(btrfs_bdi "$r0a")
 [ "$bdi3" != "$bdi2" ] || ra_fail "mounting again kept bdi $bdi2: cannot tell"
 ra_log "raid0 again: bdi $bdi3, udev: RESULT=$(ra_bdi_prop "$bdi3" READAHEAD_RESULT) RULE=$(ra_bdi_prop "$bdi3" READAHEAD_RULE)"
-ra_wait_bdi_ra "$bdi3" 1024
+set_after "$bdi3" 1024
 still_at "$bdi3" 1024
 
 # 7. reset: btrfs's own max(4 MiB, 128 KiB x devices).
