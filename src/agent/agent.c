@@ -266,7 +266,8 @@ static void fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
         alarm(0);
 }
 
-/* Also for btrfs: the issue asks that a value written after mount is seen to stay. */
+/* FUSE (see above), and btrfs, whose mount path sets the bdi itself: read
+ * the value again a few times and put it back if something changed it. */
 static void keep_value(const struct options *o, struct udev *udev, const struct ra_config *config,
                        const struct ra_facts *written) {
         static const unsigned checks_ms[] = { 100, 400, 1500 };

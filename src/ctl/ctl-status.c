@@ -102,7 +102,8 @@ static bool print_row(const struct device *d) {
 
         if (f->kind == RA_KIND_MOUNT) {
                 char rsize[24];
-                if (f->btrfs_fsid[0])
+                /* btrfs: the data profile when the column has room for it */
+                if (f->btrfs_fsid[0] && strlen(f->mount_point) + strlen(f->data_profile) < 16)
                         snprintf(facts, sizeof(facts), "%s %s", f->mount_point, f->data_profile);
                 else if (f->rsize_bytes >= 1024)
                         snprintf(facts, sizeof(facts), "%s %s", f->mount_point,
