@@ -4,6 +4,9 @@
 # filesystem's own bdi (btrfs-N), which btrfs sets to max(4 MiB, 128 KiB x
 # devices) during mount(2), after the bdi's add event. The agent must set it
 # once the mount is complete, off the udev worker, and the value must stay.
+#   0. first of all: a btrfs mounted before the rule existed (4096, btrfs's
+#      own value) gets 512 from the replayed add event, as the package's
+#      postinst replays it;
 #   1. one-device btrfs (8 GiB): 512 on its bdi, still 512 after udev settles
 #      and a moment later (nothing undoes it); the disk's own value is not
 #      what the bdi holds;
@@ -23,6 +26,13 @@ command -v mkfs.btrfs >/dev/null || ra_skip "mkfs.btrfs is not installed (Debian
 grep -qw btrfs /proc/filesystems || modprobe btrfs 2>/dev/null || true
 grep -qw btrfs /proc/filesystems || ra_skip "this kernel has no btrfs"
 command -v blkid >/dev/null || ra_skip "blkid (util-linux) is not installed"
+
+# For 0: a filesystem mounted while no rule of ours is installed.
+ra_attach 8G early
+mkfs.btrfs -q -f "/dev/$early" >/dev/null 2>&1 || ra_fail "mkfs.btrfs /dev/$early failed"
+ra_mount early "/dev/$early"
+udevadm settle --timeout=60
+
 ra_install_rule
 
 # btrfs_bdi DEV: the bdi (btrfs-N) of the filesystem on DEV, by its fsid.
@@ -53,6 +63,18 @@ still_at() {
         sleep 3
         ra_expect_eq "bdi $1 read_ahead_kb 3 s later" "$(ra_bdi_ra_kb "$1")" "$2"
 }
+
+# 0. The filesystem mounted before the rule (first, before any apply):
+# btrfs's own value until the package's postinst replays the add event of
+# btrfs bdis (here only this one: other bdis are not ours to touch).
+bdi0=$(btrfs_bdi "$early")
+ra_expect_eq "bdi $bdi0 (mounted before the rule) read_ahead_kb" "$(ra_bdi_ra_kb "$bdi0")" 4096
+postinst=$RA_SOURCE_DIR/debian/readahead-agent.postinst
+grep -q -- "--sysname-match='btrfs-\*'" "$postinst" || ra_fail "$postinst does not replay btrfs bdis"
+udevadm trigger --action=add --subsystem-match=bdi --sysname-match="$bdi0"
+udevadm settle --timeout=60
+ra_expect_eq "bdi $bdi0 udev READAHEAD_RESULT after the replay" "$(ra_bdi_prop "$bdi0" READAHEAD_RESULT)" written
+ra_expect_eq "bdi $bdi0 after the replay" "$(ra_bdi_ra_kb "$bdi0")" 512
 
 # 1. One device.
 ra_attach 8G one
@@ -122,8 +144,8 @@ if command -v jq >/dev/null; then
         ra_expect_eq "status raid0 stripe_kb" "$(jq -r .stripe_kb <<<"$d")" 128
         ra_expect_eq "status raid0 members" "$(jq -r '[.members[].name] | sort | join(" ")' <<<"$d")" \
                 "$(printf '%s\n' "$r0a" "$r0b" | sort | paste -sd' ')"
-        [ "$(jq '[.devices[] | select(.fstype == "btrfs")] | length' "$json")" = 2 ] ||
-                ra_fail "status lists $(jq '[.devices[] | select(.fstype == "btrfs")] | length' "$json") btrfs entries, want 2"
+        [ "$(jq '[.devices[] | select(.fstype == "btrfs")] | length' "$json")" = 3 ] ||
+                ra_fail "status lists $(jq '[.devices[] | select(.fstype == "btrfs")] | length' "$json") btrfs entries, want 3"
         json=$RA_TMP/explain.json
         "$RA_CTL" --root "$ROOT" explain "$RA_TMP/mnt/raid0" --json >"$json" || ra_fail "explain MOUNTPOINT exited $?"
         ra_expect_eq "explain raid0 device.name" "$(jq -r .device.name "$json")" "$bdi2"
@@ -149,3 +171,4 @@ out=$("$RA_CTL" --root "$ROOT" reset "$RA_TMP/mnt/raid0" "$bdi1") || ra_fail "re
 printf '%s\n' "$out" >&2
 ra_expect_eq "bdi $bdi3 after reset" "$(ra_bdi_ra_kb "$bdi3")" 4096
 ra_expect_eq "bdi $bdi1 after reset" "$(ra_bdi_ra_kb "$bdi1")" 4096
+
