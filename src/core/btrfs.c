@@ -211,7 +211,7 @@ static unsigned count_entries(const char *path) {
 /* The data profile holding the most bytes (two are in use while a balance
  * converts one into the other). */
 static void gather_data_profile(const char *fsid, char *buf, size_t size) {
-        static const char *const profiles[] = { "single", "dup",     "raid0", "raid1", "raid1c3",
+        static const char *const profiles[] = { "single",  "dup",    "raid0", "raid1", "raid1c3",
                                                 "raid1c4", "raid10", "raid5", "raid6" };
         uint64_t best = 0;
         bool found = false;

@@ -31,8 +31,8 @@ static int device_fill_block(struct udev_device *ud, const struct ra_config *c, 
         return r < 0 ? r : device_decide(c, d, with_trace);
 }
 
-static int device_fill_bdi(struct udev *udev, const char *bdi, const struct ra_config *c,
-                           struct device *d, bool with_trace) {
+static int device_fill_bdi(struct udev *udev, const char *bdi, const struct ra_config *c, struct device *d,
+                           bool with_trace) {
         ra_facts_init(&d->facts);
         int r = ra_gather_named_bdi(udev, bdi, &d->facts);
         return r < 0 ? r : device_decide(c, d, with_trace);
