@@ -172,6 +172,13 @@ vm_bdi_of() { mountpoint -d "$1"; }
 vm_expect_bdi() {
         local bdi=$1 kb=$2 mp=$3 e
         vm_settle
+        if [ "$(vm_bdi_ra_kb "$bdi")" != "$kb" ]; then
+                # Whose value is it? The agent's decision as udev recorded it,
+                # and the rules that touch bdis, in udev's order.
+                vm_log "bdi $bdi holds $(vm_bdi_ra_kb "$bdi"); udev recorded:"
+                udevadm info --query=property --path="/devices/virtual/bdi/$bdi" | grep '^READAHEAD_' || true
+                vm_log "rules files naming bdi: $(grep -l 'bdi' /usr/lib/udev/rules.d/*.rules /usr/local/lib/udev/rules.d/*.rules /etc/udev/rules.d/*.rules 2>/dev/null | xargs -n1 basename | tr '\n' ' ')"
+        fi
         vm_expect_eq "$mp (bdi $bdi) read_ahead_kb after settle" "$(vm_bdi_ra_kb "$bdi")" "$kb"
         e=$(vm_status_entry "$bdi")
         vm_log "status: $e"
