@@ -22,6 +22,8 @@ static void help(void) {
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
                "  --json        machine-readable output (status, explain)\n"
+               "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
+               "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
                "  --help, --version\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
@@ -40,6 +42,7 @@ const char *short_rule(const char *rule) {
 int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "json", no_argument, NULL, 'j' },
+                { "format", required_argument, NULL, 'f' },
                 { "root", required_argument, NULL, 'r' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
@@ -53,7 +56,20 @@ int main(int argc, char **argv) {
         while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
                 switch (c) {
                 case 'j':
-                        ctl.json = true;
+                        ctl.format = FORMAT_JSON;
+                        break;
+                case 'f':
+                        if (strcmp(optarg, "table") == 0)
+                                ctl.format = FORMAT_TABLE;
+                        else if (strcmp(optarg, "json") == 0)
+                                ctl.format = FORMAT_JSON;
+                        else if (strcmp(optarg, "prometheus") == 0)
+                                ctl.format = FORMAT_PROMETHEUS;
+                        else {
+                                fprintf(stderr, "readahead-ctl: --format: '%s' is not table, json or prometheus\n",
+                                        optarg);
+                                return EXIT_USAGE;
+                        }
                         break;
                 case 'r':
                         ctl.root = optarg;
@@ -79,6 +95,11 @@ int main(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
                 optind++;
+        }
+        ctl.json = ctl.format == FORMAT_JSON;
+        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
+                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
+                return EXIT_USAGE;
         }
         int n_args = argc - optind;
         char **args = argv + optind;

@@ -13,9 +13,16 @@ enum {
         EXIT_USAGE = 2,
 };
 
+enum output_format {
+        FORMAT_TABLE,
+        FORMAT_JSON,
+        FORMAT_PROMETHEUS, /* status only */
+};
+
 struct ctl {
         const char *root;
-        bool json;
+        bool json; /* format == FORMAT_JSON */
+        enum output_format format;
         struct udev *udev;
         struct ra_config *config;
 };
