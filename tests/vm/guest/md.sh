@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # md RAID0, 1, 5, 6 and 10 in a real kernel: each array gets two full stripes
 # (chunk x data disks) as the default profile says, RAID1 (no stripe) the
-# default; read_ahead_kb, udev's record and status --json agree, and a
-# change event puts a foreign value back.
+# default; read_ahead_kb and status --json agree, and a change event puts a
+# foreign value back.
 . "$(dirname "$0")/lib.sh"
 vm_md_setup
 mapfile -t disks < <(vm_disks 5)
