@@ -11,7 +11,12 @@ set -euo pipefail
 VM_TEST=$(basename "$0" .sh)
 VM_TMP=$(mktemp -d /tmp/vm-"$VM_TEST".XXXXXX)
 
-vm_log() { printf '# %s: %s\n' "$VM_TEST" "$*"; }
+# Seconds since boot: where the emulated time goes.
+vm_log() {
+        local up
+        read -r up _ </proc/uptime
+        printf '# %s %s: %s\n' "$VM_TEST" "$up" "$*"
+}
 
 vm_fail() {
         printf 'FAIL: %s: %s\n' "$VM_TEST" "$*"
