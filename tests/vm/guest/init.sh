@@ -33,7 +33,7 @@ export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/r
 # The host build, as `cmake --install` laid it out. --keep-directory-symlink:
 # the guest's /lib is a link to /usr/lib (merged /usr).
 mkdir -p /ra/stage
-mount -t 9p -o trans=virtio,version=9p2000.L,ro stage /ra/stage || exit
+mount -t 9p -o trans=virtio,version=9p2000.L,msize=262144,ro stage /ra/stage || exit
 tar -C /ra/stage -cf - . | tar -C / -xf - --keep-directory-symlink || exit
 (cd /ra/stage && find . ! -type d | sed 's|^\.||') >/run/ra-vm-installed
 step "installed $(wc -l </run/ra-vm-installed) files from the host build"

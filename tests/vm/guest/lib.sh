@@ -169,8 +169,9 @@ vm_nfs_mount() {
 
 vm_bdi_of() { mountpoint -d "$1"; }
 
-# vm_expect_bdi BDI KB MOUNTPOINT: the kernel holds KB now, after udev has
-# settled, and still a few seconds later (no later rule or waiter undoes it).
+# vm_expect_bdi BDI KB MOUNTPOINT: the kernel holds KB after udev has settled,
+# and status --json agrees; vm_expect_bdi_later checks them all again.
+VM_BDI_CHECKED=()
 vm_expect_bdi() {
         local bdi=$1 kb=$2 mp=$3 e
         vm_settle
@@ -190,8 +191,20 @@ vm_expect_bdi() {
         vm_expect_eq "$bdi status target_kb" "$(jq -r .target_kb <<<"$e")" "$kb"
         vm_expect_eq "$bdi status current_kb" "$(jq -r .current_kb <<<"$e")" "$kb"
         vm_expect_eq "$bdi status rule" "$(jq -r '.rule | sub(".*/"; "")' <<<"$e")" "default.conf:nfs"
+        VM_BDI_CHECKED+=("$bdi:$kb:$mp")
+}
+
+# A few seconds later, every bdi checked since the last call still holds its
+# value: no later rule, helper or waiter undid it.
+vm_expect_bdi_later() {
+        local c bdi kb mp
         sleep 3
-        vm_expect_eq "$mp (bdi $bdi) read_ahead_kb 3 s later" "$(vm_bdi_ra_kb "$bdi")" "$kb"
+        for c in "${VM_BDI_CHECKED[@]}"; do
+                IFS=: read -r _ _ kb mp <<<"$c"
+                bdi=${c%%:"$kb":*}
+                vm_expect_eq "$mp (bdi $bdi) read_ahead_kb 3 s later" "$(vm_bdi_ra_kb "$bdi")" "$kb"
+        done
+        VM_BDI_CHECKED=()
 }
 
 # The rule file `cmake --install` put in place (whatever its name).

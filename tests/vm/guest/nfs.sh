@@ -19,6 +19,7 @@ mount_and_check() {
 
 mount_and_check 4.2 1048576 v4 /mnt/v4
 mount_and_check 3 32768 v3 /mnt/v3
+vm_expect_bdi_later
 
 # umount and mount again: a new superblock, a new bdi, the same values.
 umount /mnt/v4 /mnt/v3
@@ -55,5 +56,6 @@ for _ in $(seq 100); do
         sleep 0.1
 done
 vm_expect_bdi "$late_bdi" "$want" /mnt/late
+vm_expect_bdi_later # the remounts and the late mount
 kill "$hidden_pid" 2>/dev/null || true
 vm_pass
