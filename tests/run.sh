@@ -3,7 +3,7 @@
 #   - a normal build with -Werror, all tests (unit, umockdev trees, real udevd
 #     with loop devices, fuzz corpus replay);
 #   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
-#     ctest label vm; release build only, about 8 minutes with a cold image);
+#     ctest label vm; release build only, 7 to 9 minutes with a cold image);
 #   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
 #   - a short libFuzzer run of each fuzz target;
 #   - the Debian package built, installed on this machine and removed

@@ -38,6 +38,16 @@ tar -C /ra/stage -cf - . | tar -C / -xf - --keep-directory-symlink || exit
 (cd /ra/stage && find . ! -type d | sed 's|^\.||') >/run/ra-vm-installed
 step "installed $(wc -l </run/ra-vm-installed) files from the host build"
 
+# A sanitizer build reports into files that the test's verdict includes:
+# udevd gives the programs it runs only the event's properties, so a rule
+# sorting first sets the options as properties.
+sanitizer_log=/run/ra-vm-sanitizer
+export ASAN_OPTIONS=log_path=$sanitizer_log:detect_leaks=1
+export UBSAN_OPTIONS=log_path=$sanitizer_log:print_stacktrace=1
+mkdir -p /run/udev/rules.d
+printf 'ENV{ASAN_OPTIONS}="%s", ENV{UBSAN_OPTIONS}="%s"\n' "$ASAN_OPTIONS" "$UBSAN_OPTIONS" \
+        >/run/udev/rules.d/00-ra-vm-sanitizer.rules
+
 # A real udevd with every rule the packages installed (nfs-common's
 # 99-nfs.rules among them) and ours. Coldplug of block devices only: a full
 # one loads a module for every CPU feature, slowly under TCG.
@@ -49,3 +59,10 @@ step "udevd running, $(ls /sys/block | grep -c '^vd') virtio disk(s)"
 bash /ra/src/tests/vm/guest/"$RA_VM_TEST"
 status=$?
 step "$RA_VM_TEST exited $status"
+udevadm settle --timeout=30
+for f in "$sanitizer_log".*; do
+        [ -e "$f" ] || continue
+        echo "FAIL: sanitizer report $f:"
+        cat "$f"
+        status=1
+done
