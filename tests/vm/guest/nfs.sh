@@ -1,13 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # NFS in a real kernel, over loopback, with nfs-common's own 99-nfs.rules
-# installed beside ours: NFSv4.2 with rsize=1M gets 4 x rsize = 4096, NFSv3
-# with rsize=32k gets the 512 default; so after udev settles and still a few
-# seconds later; the same after umount and mount again; and for a mount that
-# becomes visible only after its bdi's add event.
+# installed beside ours: NFSv3 and NFSv4.2, each with rsize=1M (4 x rsize =
+# 4096) and rsize=32k (the 512 default); so after udev settles and still a
+# few seconds later; the same after umount and mount again; and for a mount
+# that becomes visible only after its bdi's add event.
 . "$(dirname "$0")/lib.sh"
 [ -e /usr/lib/udev/rules.d/99-nfs.rules ] || vm_fail "nfs-common's 99-nfs.rules is missing: the test would prove nothing"
-vm_nfs_server v4 v3 late
+vm_nfs_server v4 v3 v4s v3l late
 
 mount_and_check() {
         local vers=$1 rsize=$2 export=$3 mp=$4 bdi
@@ -19,6 +19,8 @@ mount_and_check() {
 
 mount_and_check 4.2 1048576 v4 /mnt/v4
 mount_and_check 3 32768 v3 /mnt/v3
+mount_and_check 4.2 32768 v4s /mnt/v4s
+mount_and_check 3 1048576 v3l /mnt/v3l
 vm_expect_bdi_later
 
 # umount and mount again: a new superblock, a new bdi, the same values.
