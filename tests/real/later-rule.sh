@@ -12,16 +12,12 @@ ra_install_rule
 ra_attach 20G big
 ra_expect_ra "$big" 512
 
-# Without our rule in the way, does this kernel raise the value at all? If
-# not, the test below could not fail: say so rather than pass.
-max=$(cat "/sys/block/$big/queue/max_sectors_kb")
-echo "$max" >"/sys/block/$big/queue/max_sectors_kb"
-raised=$(ra_ra_kb "$big")
-ra_log "writing max_sectors_kb=$max by hand: read_ahead_kb 512 -> $raised"
-[ "$raised" != 512 ] || ra_skip "this kernel does not recompute readahead on a queue-limits update (Linux < 6.15)"
+# Without our rule in the way the kernel raises the value (else the test
+# below could not fail).
+ra_limits_update "$big"
 
 ra_add_rule 99-zzz-readahead-test-later.rules \
-        "ACTION==\"change\", SUBSYSTEM==\"block\", KERNEL==\"$big\", ATTR{queue/max_sectors_kb}=\"$max\""
+        "ACTION==\"change\", SUBSYSTEM==\"block\", KERNEL==\"$big\", ATTR{queue/max_sectors_kb}=\"$RA_MAX_SECTORS_KB\""
 ra_change "$big"
 ra_dump "$big"
 ra_expect_ra "$big" 512

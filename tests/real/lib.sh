@@ -310,6 +310,21 @@ ra_change() {
         udevadm settle --timeout=60
 }
 
+# ra_limits_update NAME: a queue-limits update out of band, as resume or a
+# rule writing a queue attribute makes one: max_sectors_kb written with its
+# own value. Since 6.15 the kernel then recomputes readahead (never lower);
+# skips where it does not, since a test built on it could not fail.
+ra_limits_update() {
+        local before after
+        before=$(ra_ra_kb "$1")
+        RA_MAX_SECTORS_KB=$(cat "/sys/block/$1/queue/max_sectors_kb")
+        echo "$RA_MAX_SECTORS_KB" >"/sys/block/$1/queue/max_sectors_kb"
+        after=$(ra_ra_kb "$1")
+        ra_log "queue-limits update on $1 (max_sectors_kb=$RA_MAX_SECTORS_KB): read_ahead_kb $before -> $after"
+        [ "$after" != "$before" ] ||
+                ra_skip "this kernel does not recompute readahead on a queue-limits update (Linux < 6.15)"
+}
+
 ra_set_ra() {
         echo "$2" >"/sys/block/$1/queue/read_ahead_kb"
         local got

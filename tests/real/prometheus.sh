@@ -35,9 +35,9 @@ done
 
 # node_exporter orders labels by name.
 labels="class=\"hdd\",device=\"$big\",kind=\"block\""
-expect_metric() { # NAME VALUE
+expect_metric() { # NAME VALUE; the exporter prints 4194304 as 4.194304e+06
         local got
-        got=$(scrape | sed -n "s/^$1{$labels} //p")
+        got=$(scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }')
         ra_expect_eq "scraped $1{$labels}" "$got" "$2"
 }
 out=$(scrape) || ra_fail "scrape failed"
