@@ -55,9 +55,9 @@ image=$("$here/image.sh") || rc=$?
 [ "$rc" -eq 0 ] || exit "$rc"
 
 tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-$name.XXXXXX")
-qemu_pid=""
+vm_pid=""
 cleanup() {
-        [ -z "$qemu_pid" ] || kill "$qemu_pid" 2>/dev/null || true
+        [ -z "$vm_pid" ] || kill "$vm_pid" 2>/dev/null || true
         if [ -n "${RA_VM_KEEP:-}" ]; then
                 log "kept $tmp (RA_VM_KEEP)"
         else
@@ -104,10 +104,10 @@ timeout --kill-after=10 "$timeout_s" "$qemu" \
         -virtfs "$(share "$tmp/stage" stage readonly=on)" \
         -virtfs "$(share "$tmp/out" out)" \
         "${disk_args[@]}" &
-qemu_pid=$!
+vm_pid=$! # timeout's: it passes a TERM on to QEMU
 qemu_rc=0
-wait "$qemu_pid" || qemu_rc=$?
-qemu_pid=""
+wait "$vm_pid" || qemu_rc=$?
+vm_pid=""
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
 [ -r "$tmp/out/log" ] && tr -d '\r' <"$tmp/out/log"
