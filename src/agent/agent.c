@@ -32,6 +32,7 @@
 #include "gather.h"
 #include "journal.h"
 #include "mountinfo.h"
+#include "plan.h"
 
 struct options {
         const char *root;
@@ -162,77 +163,89 @@ static void log_config_problems(const struct options *o, const struct ra_config 
         }
 }
 
-static void log_result(const struct ra_facts *f, const struct ra_decision *d, const char *result,
-                       const char *rule, uint64_t now_kb, int error) {
+static void log_result(const struct ra_facts *f, const struct ra_plan *plan, const char *result,
+                       uint64_t now_kb, int error) {
+        const struct ra_decision *d = &plan->decision;
         char msg[512], dev[RA_NAME_MAX + 24], target[48], prev[48], rulef[RA_PATH_MAX + 80],
-                res[48], reason[240];
+                res[48], reason[240], failure[160];
 
-        if (error == -EIO)
-                snprintf(msg, sizeof(msg), "%s: wrote read_ahead_kb %" PRIu64 " but the kernel holds %" PRIu64,
-                         f->name, d->target_kb, now_kb);
-        else if (error < 0)
-                snprintf(msg, sizeof(msg), "%s: could not set read_ahead_kb to %" PRIu64 ": %s", f->name,
-                         d->target_kb, strerror(-error));
-        else
+        if (error < 0) {
+                ra_write_failure_text(failure, sizeof(failure), d->target_kb, now_kb, error);
+                snprintf(msg, sizeof(msg), "%s: %s", f->name, failure);
+        } else
                 snprintf(msg, sizeof(msg), "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)",
-                         f->name, f->current_kb, d->target_kb, rule, d->reason);
+                         f->name, f->current_kb, d->target_kb, plan->rule, d->reason);
         snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", f->name);
         snprintf(target, sizeof(target), "READAHEAD_TARGET_KB=%" PRIu64, d->target_kb);
         snprintf(prev, sizeof(prev), "READAHEAD_PREVIOUS_KB=%" PRIu64, f->current_kb);
-        snprintf(rulef, sizeof(rulef), "READAHEAD_RULE=%s", rule);
+        snprintf(rulef, sizeof(rulef), "READAHEAD_RULE=%s", plan->rule);
         snprintf(res, sizeof(res), "READAHEAD_RESULT=%s", result);
         snprintf(reason, sizeof(reason), "READAHEAD_REASON=%s", d->reason);
         const char *fields[] = { dev, target, prev, rulef, res, reason };
         ra_journal_send(error < 0 ? LOG_ERR : LOG_INFO, msg, fields, 6);
 }
 
-/* Decides for gathered facts, writes unless told not to, prints READAHEAD_*. */
-static void decide_and_apply(const struct options *o, const struct ra_config *config,
-                             const struct ra_facts *facts) {
-        struct ra_decision d;
-        char rule[RA_PATH_MAX + 80] = "";
+/* Whether carrying out the plan would change the kernel's value (now or,
+ * deferred, at the next change event). */
+static bool plan_changes_value(const struct ra_plan *plan) {
+        return plan->action == RA_ACTION_WRITE || plan->action == RA_ACTION_DEFERRED;
+}
+
+/* Carries out ra_plan_device()'s action for facts (writes unless told not
+ * to), logs it and prints READAHEAD_*. */
+static void carry_out_plan(const struct options *o, const struct ra_facts *facts, const struct ra_plan *plan) {
+        const struct ra_decision *d = &plan->decision;
         const char *result;
         uint64_t now_kb = 0;
-
-        int r = ra_decide(&config->profile, facts, &d, NULL, 0);
-        if (d.rule)
-                snprintf(rule, sizeof(rule), "%s:%s", d.rule->file, d.rule->section);
+        char msg[512];
 
         printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts->class));
         if (facts->current_known)
                 printf("READAHEAD_PREVIOUS_KB=%" PRIu64 "\n", facts->current_kb);
-        if (rule[0])
-                printf("READAHEAD_RULE=%s\n", rule);
+        if (plan->rule[0])
+                printf("READAHEAD_RULE=%s\n", plan->rule);
 
-        if (r < 0) {
+        switch (plan->action) {
+        case RA_ACTION_FAIL:
                 result = "failed";
-                char msg[512];
+                /* d->reason names the file and line of the Size= that failed. */
                 snprintf(msg, sizeof(msg), "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64,
-                         facts->name, rule, d.reason, facts->current_kb);
-                /* d.reason names the file and line of the Size= that failed. */
+                         facts->name, plan->rule, d->reason, facts->current_kb);
                 ra_journal_send(LOG_ERR, msg, NULL, 0);
-        } else if (d.keep)
+                break;
+        case RA_ACTION_KEEP:
                 result = "left-alone";
-        else {
-                printf("READAHEAD_TARGET_KB=%" PRIu64 "\n", d.target_kb);
+                break;
+        case RA_ACTION_NOT_SETTABLE: /* the agent handles no such bdi: nothing to print */
+                result = ra_action_to_string(plan->action);
+                break;
+        default:
+                printf("READAHEAD_TARGET_KB=%" PRIu64 "\n", d->target_kb);
                 if (o->dry_run)
                         result = "dry-run";
-                else if (facts->current_known && facts->current_kb == d.target_kb)
-                        result = "unchanged"; /* the common change event: nothing to write or log */
-                else if (d.deferred) {
+                else if (plan->action == RA_ACTION_UNCHANGED)
+                        result = "unchanged";
+                else if (plan->action == RA_ACTION_DEFERRED) {
                         result = "deferred";
-                        char msg[256];
                         snprintf(msg, sizeof(msg),
                                  "%s: not writing read_ahead_kb %" PRIu64 " now: %s; the next change event will",
-                                 facts->name, d.target_kb, d.deferred);
+                                 facts->name, d->target_kb, d->deferred);
                         ra_journal_send(LOG_INFO, msg, NULL, 0);
                 } else {
-                        r = ra_write_read_ahead(facts->attr_path, d.target_kb, &now_kb);
+                        int r = ra_write_read_ahead(facts->attr_path, d->target_kb, &now_kb);
                         result = r < 0 ? "failed" : "written";
-                        log_result(facts, &d, result, rule, now_kb, r);
+                        log_result(facts, plan, result, now_kb, r);
                 }
         }
         printf("READAHEAD_RESULT=%s\n", result);
+}
+
+/* Plans for facts and carries the plan out. */
+static void plan_and_carry_out(const struct options *o, const struct ra_config *config,
+                               const struct ra_facts *facts) {
+        struct ra_plan plan;
+        ra_plan_device(&config->profile, facts, NULL, 0, &plan);
+        carry_out_plan(o, facts, &plan);
 }
 
 static int handle_block(const struct options *o, struct udev_device *dev) {
@@ -254,7 +267,7 @@ static int handle_block(const struct options *o, struct udev_device *dev) {
         if (r < 0)
                 goto out;
         log_config_problems(o, config);
-        decide_and_apply(o, config, &facts);
+        plan_and_carry_out(o, config, &facts);
 out:
         ra_config_free(config);
         ra_facts_done(&facts);
@@ -333,13 +346,6 @@ static int spawn_waiter(const struct options *o, const char *bdi) {
         return 0;
 }
 
-/* Whether decide_and_apply() would write anything. */
-static bool will_write(const struct ra_config *config, const struct ra_facts *facts) {
-        struct ra_decision d;
-        return ra_decide(&config->profile, facts, &d, NULL, 0) == 0 && !d.keep &&
-               !(facts->current_known && facts->current_kb == d.target_kb);
-}
-
 /*
  * A FUSE mount is in mountinfo before its daemon has answered FUSE_INIT; the
  * answer then lowers the bdi to min(current, the daemon's max_readahead), so a
@@ -369,8 +375,12 @@ static void keep_value(const struct options *o, struct udev *udev, const struct 
                 bool same = r == 0 && strcmp(ra_str(facts.mount_point), ra_str(written->mount_point)) == 0 &&
                             strcmp(ra_str(facts.source), ra_str(written->source)) == 0 &&
                             strcmp(ra_str(facts.fstype), ra_str(written->fstype)) == 0;
-                if (same && will_write(config, &facts))
-                        decide_and_apply(o, config, &facts);
+                if (same) {
+                        struct ra_plan plan;
+                        ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+                        if (plan_changes_value(&plan))
+                                carry_out_plan(o, &facts, &plan);
+                }
                 ra_facts_done(&facts);
                 if (!same)
                         break;
@@ -396,14 +406,18 @@ static int handle_bdi(const struct options *o, struct udev *udev, const char *bd
                 goto out;
         }
         bool mounted = r == 0;
+        struct ra_plan plan;
 
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 goto out;
         log_config_problems(o, config);
 
-        if (mounted && !(facts.class == RA_CLASS_FUSE && will_write(config, &facts)))
-                decide_and_apply(o, config, &facts);
+        if (mounted)
+                ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+        /* FUSE: a value written before FUSE_INIT is lost, the waiter writes it. */
+        if (mounted && !(facts.class == RA_CLASS_FUSE && plan_changes_value(&plan)))
+                carry_out_plan(o, &facts, &plan);
         else if (config->agent.mount_wait_sec == 0)
                 printf("READAHEAD_RESULT=no-mount\n");
         else if (systemd_is_running() && !o->dry_run)
@@ -495,15 +509,19 @@ static int wait_bdi(const struct options *o, const char *bdi) {
         }
 
         log_config_problems(o, config);
-        bool fuse = facts.class == RA_CLASS_FUSE && will_write(config, &facts);
+        struct ra_plan plan;
+        ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+        bool fuse = facts.class == RA_CLASS_FUSE && plan_changes_value(&plan);
         if (fuse) {
+                /* FUSE_INIT may have changed the facts: plan again after it. */
                 fuse_wait_init(&facts, config->agent.mount_wait_sec);
                 ra_facts_done(&facts);
                 ra_facts_init(&facts);
                 if (ra_gather_named_bdi(udev, bdi, &facts) < 0)
                         goto out;
+                ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
         }
-        decide_and_apply(o, config, &facts);
+        carry_out_plan(o, &facts, &plan);
         if ((fuse || ra_bdi_is_btrfs(bdi)) && !o->dry_run)
                 keep_value(o, udev, config, &facts);
         ra_facts_done(&facts);

@@ -8,31 +8,32 @@
 #include "systemd.h"
 #include "write.h"
 
-static enum write_result apply_one(const struct device *d) {
+static enum write_result apply_one(const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
+        const struct ra_plan *plan = &d->plan;
+        char a[24];
 
-        if (!f->attr_path) {
+        switch (plan->action) {
+        case RA_ACTION_NOT_SETTABLE:
                 /* cifs, ceph, 9p, erofs from a file: a bdi "<fstype>-N" that
                  * nothing links to this mount. Not a failure of apply:
                  * nothing can set it. */
-                char a[24];
-                const bool wants = !d->decision.keep && d->decide_error == 0;
                 printf("%-10s not settable: ", f->name);
-                if (wants)
-                        printf("%s wants %s, but ", d->rule, ra_format_size_kb(d->decision.target_kb, a));
+                if (ra_plan_has_target(plan))
+                        printf("%s wants %s, but ", plan->rule, ra_format_size_kb(plan->decision.target_kb, a));
                 printf("a %s mount's read_ahead_kb cannot be set (its bdi is not named after it)\n",
                        ra_str(f->fstype));
                 return WRITE_OK;
-        }
-        if (d->decide_error < 0) {
-                printf("%-10s not changed: %s failed: %s\n", f->name, d->rule, d->decision.reason);
+        case RA_ACTION_FAIL:
+                printf("%-10s not changed: %s failed: %s\n", f->name, plan->rule, plan->decision.reason);
                 return WRITE_FAILED;
-        }
-        if (d->decision.keep) {
-                printf("%-10s left alone (%s)\n", f->name, d->decision.reason);
+        case RA_ACTION_KEEP:
+                printf("%-10s left alone (%s)\n", f->name, plan->decision.reason);
                 return WRITE_OK;
+        default:
+                break;
         }
-        enum write_result res = write_target("apply", f, d->decision.target_kb, d->rule);
+        enum write_result res = carry_out_write("apply", f, plan->action, plan->decision.target_kb, plan->rule);
         /* The work is done now: a failed wait for this mount is history. */
         if (res == WRITE_OK && f->kind == RA_KIND_MOUNT)
                 (void) systemd_reset_failed_bdi_unit(f->name);

@@ -77,15 +77,15 @@ static void explain_btrfs(const struct ra_facts *f) {
 }
 
 /* Which mechanism explains a current value other than the target. */
-static void drift_of(struct ctl *ctl, const struct device *d, struct ra_drift *ret) {
+static void drift_of(struct ctl *ctl, const struct ctl_device *d, struct ra_drift *ret) {
         const struct ra_facts *f = &d->facts;
-        const bool has_target = !d->decision.keep && d->decide_error == 0;
+        const bool has_target = ra_plan_has_target(&d->plan);
         uint64_t nfs_kb = f->class == RA_CLASS_NFS ? nfsrahead_kb(ctl->root, f->fstype) : 0;
 
-        ra_drift_explain(f, has_target ? d->decision.target_kb : 0, nfs_kb, ret);
+        ra_drift_explain(f, has_target ? d->plan.decision.target_kb : 0, nfs_kb, ret);
 }
 
-static void explain_text(struct ctl *ctl, const struct device *d, const char *content,
+static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char *content,
                          const char *pttype) {
         const struct ra_facts *f = &d->facts;
         const struct ra_profile *p = &ctl->config->profile;
@@ -165,42 +165,42 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
         }
 
         printf("\nCaps:\n");
-        if (d->decision.memory_cap_kb)
+        if (d->plan.decision.memory_cap_kb)
                 printf("  memory cap     %s (1K per MiB of RAM)%s\n",
-                       ra_format_size_kb(d->decision.memory_cap_kb, a),
-                       d->decision.memory_cap_kb < d->decision.clamped_kb ? ": applied" : "");
+                       ra_format_size_kb(d->plan.decision.memory_cap_kb, a),
+                       d->plan.decision.memory_cap_kb < d->plan.decision.clamped_kb ? ": applied" : "");
         else
                 printf("  memory cap     %s\n", p->memory_cap ? "n/a" : "off");
-        if (d->decision.device_cap_kb)
+        if (d->plan.decision.device_cap_kb)
                 printf("  device cap     %s (small device)%s\n",
-                       ra_format_size_kb(d->decision.device_cap_kb, a),
-                       d->decision.device_cap_kb < d->decision.clamped_kb ? ": applied" : "");
+                       ra_format_size_kb(d->plan.decision.device_cap_kb, a),
+                       d->plan.decision.device_cap_kb < d->plan.decision.clamped_kb ? ": applied" : "");
         else
                 printf("  device cap     %s\n", p->small_device_cap ? "n/a" : "off");
 
         printf("\nResult: ");
-        if (d->decide_error < 0)
+        if (d->plan.error < 0)
                 printf("error, nothing is written (");
-        else if (d->decision.keep)
+        else if (d->plan.decision.keep)
                 printf("left alone (");
         else {
-                printf("%s from ", ra_format_size_kb(d->decision.target_kb, a));
-                ra_fputs_people(stdout, d->rule, 0, 0);
+                printf("%s from ", ra_format_size_kb(d->plan.decision.target_kb, a));
+                ra_fputs_people(stdout, d->plan.rule, 0, 0);
                 printf(" (");
         }
-        ra_fputs_people(stdout, d->decision.reason, 0, 0);
-        printf(")%s\n", !d->decision.keep && device_drifts(d) ? "; current differs" : "");
+        ra_fputs_people(stdout, d->plan.decision.reason, 0, 0);
+        printf(")%s\n", !d->plan.decision.keep && device_drifts(d) ? "; current differs" : "");
 
         struct ra_drift drift;
         drift_of(ctl, d, &drift);
         if (drift.cause != RA_DRIFT_NONE)
                 printf("Current %s, not %s: %s.\n", ra_format_size_kb(f->current_kb, a),
-                       ra_format_size_kb(d->decision.target_kb, b), drift.why);
-        if (d->decision.deferred && drift.cause != RA_DRIFT_NONE)
-                printf("Not written now: %s; the next change event writes it.\n", d->decision.deferred);
+                       ra_format_size_kb(d->plan.decision.target_kb, b), drift.why);
+        if (d->plan.decision.deferred && drift.cause != RA_DRIFT_NONE)
+                printf("Not written now: %s; the next change event writes it.\n", d->plan.decision.deferred);
 }
 
-static void explain_json(struct ctl *ctl, const struct device *d, const char *content,
+static void explain_json(struct ctl *ctl, const struct ctl_device *d, const char *content,
                          const char *pttype) {
         const struct ra_facts *f = &d->facts;
         const struct ra_profile *p = &ctl->config->profile;
@@ -251,13 +251,13 @@ static void explain_json(struct ctl *ctl, const struct device *d, const char *co
         json_end_array(&j);
 
         json_begin_object(&j, "caps");
-        json_uint_or_null(&j, "memory_cap_kb", d->decision.memory_cap_kb > 0, d->decision.memory_cap_kb);
-        json_uint_or_null(&j, "device_cap_kb", d->decision.device_cap_kb > 0, d->decision.device_cap_kb);
+        json_uint_or_null(&j, "memory_cap_kb", d->plan.decision.memory_cap_kb > 0, d->plan.decision.memory_cap_kb);
+        json_uint_or_null(&j, "device_cap_kb", d->plan.decision.device_cap_kb > 0, d->plan.decision.device_cap_kb);
         json_end_object(&j);
 
-        const bool has_target = !d->decision.keep && d->decide_error == 0;
-        json_uint_or_null(&j, "rule_kb", has_target, d->decision.rule_kb);
-        json_uint_or_null(&j, "target_kb", has_target, d->decision.target_kb);
+        const bool has_target = ra_plan_has_target(&d->plan);
+        json_uint_or_null(&j, "rule_kb", has_target, d->plan.decision.rule_kb);
+        json_uint_or_null(&j, "target_kb", has_target, d->plan.decision.target_kb);
 
         struct ra_drift drift;
         drift_of(ctl, d, &drift);
@@ -275,7 +275,7 @@ static void explain_json(struct ctl *ctl, const struct device *d, const char *co
 }
 
 int verb_explain(struct ctl *ctl, int argc, char **argv) {
-        struct device d;
+        struct ctl_device d;
         char content[64], pttype[32], devnode[RA_PATH_MAX];
         int r;
 

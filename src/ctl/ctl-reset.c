@@ -27,6 +27,7 @@
 #include "write.h"
 #include "devices.h"
 #include "gather.h"
+#include "plan.h"
 #include "size.h"
 
 #define VM_READAHEAD_BYTES (UINT64_C(128) * 1024)
@@ -90,7 +91,7 @@ static uint64_t kernel_value_kb(const struct ra_facts *f, char *why, size_t why_
         return pages * (page_bytes / 1024);
 }
 
-static enum write_result reset_one(const struct device *d) {
+static enum write_result reset_one(const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
         char why[96];
 
@@ -101,7 +102,7 @@ static enum write_result reset_one(const struct device *d) {
                 return WRITE_OK;
         }
         uint64_t target_kb = kernel_value_kb(f, why, sizeof(why));
-        return write_target("reset", f, target_kb, why);
+        return carry_out_write("reset", f, ra_action_for_target(f, target_kb), target_kb, why);
 }
 
 int verb_reset(struct ctl *ctl, int argc, char **argv) {

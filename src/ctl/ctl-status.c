@@ -14,14 +14,14 @@
 #include "systemd.h"
 #include "text.h"
 
-bool device_drifts(const struct device *d) {
-        return !d->decision.keep && d->decide_error == 0 && d->facts.current_known &&
-               d->facts.current_kb != d->decision.target_kb;
+bool device_drifts(const struct ctl_device *d) {
+        return ra_plan_has_target(&d->plan) && d->facts.current_known &&
+               d->facts.current_kb != d->plan.decision.target_kb;
 }
 
-void json_device_fields(struct json *j, const struct device *d) {
+void json_device_fields(struct json *j, const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
-        const bool has_target = !d->decision.keep && d->decide_error == 0;
+        const bool has_target = ra_plan_has_target(&d->plan);
 
         json_string(j, "name", f->name);
         json_string(j, "kind", f->kind == RA_KIND_BLOCK ? "block" : "mount");
@@ -34,10 +34,10 @@ void json_device_fields(struct json *j, const struct device *d) {
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
         json_bool(j, "io_opt_ignored", f->io_opt_ignored);
-        json_uint_or_null(j, "target_kb", has_target, d->decision.target_kb);
+        json_uint_or_null(j, "target_kb", has_target, d->plan.decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
         json_bool(j, "drift", device_drifts(d));
-        json_string(j, "deferred", d->decision.deferred);
+        json_string(j, "deferred", d->plan.decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", ra_str(f->mount_point));
                 json_uint(j, "mount_points", f->n_mount_points);
@@ -64,11 +64,11 @@ void json_device_fields(struct json *j, const struct device *d) {
                 }
                 json_end_array(j);
         }
-        json_string(j, "rule", d->rule[0] ? d->rule : NULL);
-        json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
-        json_string(j, "rule_section", d->decision.rule ? d->decision.rule->section : NULL);
-        json_string(j, "reason", d->decision.reason);
-        json_bool(j, "error", d->decide_error < 0);
+        json_string(j, "rule", d->plan.rule[0] ? d->plan.rule : NULL);
+        json_string(j, "rule_file", d->plan.decision.rule ? d->plan.decision.rule->file : NULL);
+        json_string(j, "rule_section", d->plan.decision.rule ? d->plan.decision.rule->section : NULL);
+        json_string(j, "reason", d->plan.decision.reason);
+        json_bool(j, "error", d->plan.error < 0);
 }
 
 /* A few words of what decided the class, to fit one table column. */
@@ -97,17 +97,17 @@ uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
 
 /* One table row; returns true when the device drifts. Strings from devices
  * and mounts are escaped and cut to their column, so a row stays one line. */
-static bool print_row(const struct device *d) {
+static bool print_row(const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
         char facts[40], target[24], current[24];
         bool drift = device_drifts(d);
 
-        if (d->decide_error < 0)
+        if (d->plan.error < 0)
                 snprintf(target, sizeof(target), "error");
-        else if (d->decision.keep)
+        else if (d->plan.decision.keep)
                 snprintf(target, sizeof(target), "-");
         else
-                ra_format_size_kb(d->decision.target_kb, target);
+                ra_format_size_kb(d->plan.decision.target_kb, target);
         if (f->current_known)
                 ra_format_size_kb(f->current_kb, current);
         else
@@ -142,13 +142,13 @@ static bool print_row(const struct device *d) {
                 ra_fputs_people(stdout, facts, 16, 16);
         }
         printf(" %6s %7s  ", target, current);
-        ra_fputs_people(stdout, d->rule[0] ? short_rule(d->rule) : "-", 21, 0);
+        ra_fputs_people(stdout, d->plan.rule[0] ? short_rule(d->plan.rule) : "-", 21, 0);
         fputc('\n', stdout);
         return drift;
 }
 
 int verb_status(struct ctl *ctl, int argc, char **argv) {
-        struct device *list = NULL;
+        struct ctl_device *list = NULL;
         size_t n = 0;
         uint64_t mem_kb, cap_kb;
         int r;

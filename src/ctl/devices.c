@@ -29,45 +29,41 @@ const char *device_find_strerror(int r) {
         }
 }
 
-/* Decides for d->facts, gathered by the caller. */
-static int device_decide(const struct ra_config *c, struct device *d, bool with_trace) {
+/* Plans for d->facts, gathered by the caller. */
+static int device_plan(const struct ra_config *c, struct ctl_device *d, bool with_trace) {
         if (with_trace && c->profile.n_rules > 0) {
                 d->trace = calloc(c->profile.n_rules, sizeof(*d->trace));
                 if (!d->trace)
                         return -ENOMEM;
         }
-        d->decide_error = ra_decide(&c->profile, &d->facts, &d->decision, d->trace,
-                                    d->trace ? c->profile.n_rules : 0);
-        if (d->decision.rule)
-                snprintf(d->rule, sizeof(d->rule), "%s:%s", d->decision.rule->file,
-                         d->decision.rule->section);
+        ra_plan_device(&c->profile, &d->facts, d->trace, d->trace ? c->profile.n_rules : 0, &d->plan);
         return 0;
 }
 
-static int device_fill_block(struct udev_device *ud, const struct ra_config *c, struct device *d,
+static int device_fill_block(struct udev_device *ud, const struct ra_config *c, struct ctl_device *d,
                              bool with_trace) {
         ra_facts_init(&d->facts);
         int r = ra_gather_block(ud, &d->facts);
-        return r < 0 ? r : device_decide(c, d, with_trace);
+        return r < 0 ? r : device_plan(c, d, with_trace);
 }
 
-static int device_fill_bdi(struct udev *udev, const char *bdi, const struct ra_config *c, struct device *d,
+static int device_fill_bdi(struct udev *udev, const char *bdi, const struct ra_config *c, struct ctl_device *d,
                            bool with_trace) {
         ra_facts_init(&d->facts);
         int r = ra_gather_named_bdi(udev, bdi, &d->facts);
-        return r < 0 ? r : device_decide(c, d, with_trace);
+        return r < 0 ? r : device_plan(c, d, with_trace);
 }
 
 /* A mount whose bdi cannot be named (cifs-N): facts from mountinfo alone. */
 static int device_fill_mount_entry(const struct ra_mount *m, const struct ra_config *c,
-                                   struct device *d, bool with_trace) {
+                                   struct ctl_device *d, bool with_trace) {
         char name[RA_NAME_MAX];
 
         ra_facts_init(&d->facts);
         snprintf(name, sizeof(name), "%u:%u", m->major, m->minor);
         ra_gather_host(&d->facts);
         int r = ra_facts_from_mount(&d->facts, name, m);
-        return r < 0 ? r : device_decide(c, d, with_trace);
+        return r < 0 ? r : device_plan(c, d, with_trace);
 }
 
 static bool is_whole_disk(struct udev_device *ud) {
@@ -75,13 +71,13 @@ static bool is_whole_disk(struct udev_device *ud) {
         return t && strcmp(t, "disk") == 0;
 }
 
-struct list {
-        struct device *items;
+struct ctl_device_list {
+        struct ctl_device *items;
         size_t n;
 };
 
-static struct device *list_add(struct list *l) {
-        struct device *items = realloc(l->items, (l->n + 1) * sizeof(*items));
+static struct ctl_device *list_add(struct ctl_device_list *l) {
+        struct ctl_device *items = realloc(l->items, (l->n + 1) * sizeof(*items));
         if (!items)
                 return NULL;
         l->items = items;
@@ -89,7 +85,7 @@ static struct device *list_add(struct list *l) {
         return &items[l->n];
 }
 
-static bool list_has_mount(const struct list *l, unsigned major, unsigned minor) {
+static bool list_has_mount(const struct ctl_device_list *l, unsigned major, unsigned minor) {
         for (size_t i = 0; i < l->n; i++)
                 if (l->items[i].facts.kind == RA_KIND_MOUNT && l->items[i].facts.major == major &&
                     l->items[i].facts.minor == minor)
@@ -98,7 +94,7 @@ static bool list_has_mount(const struct list *l, unsigned major, unsigned minor)
 }
 
 /* Adds every device of one subsystem that gathers; skips those that vanish. */
-static int add_subsystem(struct udev *udev, const struct ra_config *c, struct list *l,
+static int add_subsystem(struct udev *udev, const struct ra_config *c, struct ctl_device_list *l,
                          const char *subsystem) {
         struct udev_enumerate *e = udev_enumerate_new(udev);
         struct udev_list_entry *item;
@@ -117,7 +113,7 @@ static int add_subsystem(struct udev *udev, const struct ra_config *c, struct li
                 bool is_block = strcmp(subsystem, "block") == 0;
                 bool wanted = is_block ? is_whole_disk(ud) : ra_bdi_is_ours(sysname);
                 if (wanted) {
-                        struct device *d = list_add(l);
+                        struct ctl_device *d = list_add(l);
                         if (!d)
                                 r = -ENOMEM;
                         else {
@@ -141,7 +137,7 @@ static int add_subsystem(struct udev *udev, const struct ra_config *c, struct li
 
 struct unmapped_ctx {
         const struct ra_config *c;
-        struct list *l;
+        struct ctl_device_list *l;
 };
 
 /*
@@ -171,7 +167,7 @@ static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         if (list_has_mount(ctx->l, m->major, m->minor))
                 return 0;
 
-        struct device *d = list_add(ctx->l);
+        struct ctl_device *d = list_add(ctx->l);
         if (!d)
                 return -ENOMEM;
         int r = device_fill_mount_entry(m, ctx->c, d, false);
@@ -183,8 +179,8 @@ static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         return 0;
 }
 
-int devices_enumerate(struct udev *udev, const struct ra_config *c, struct device **ret, size_t *ret_n) {
-        struct list l = {};
+int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_device **ret, size_t *ret_n) {
+        struct ctl_device_list l = {};
         char *text = NULL;
         size_t len = 0;
         int r;
@@ -229,7 +225,7 @@ static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
         return 0;
 }
 
-int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct device *ret) {
+int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct ctl_device *ret) {
         char bdi[RA_NAME_MAX];
         unsigned major, minor;
         struct udev_device *ud = NULL;
@@ -318,13 +314,13 @@ block:
         return r;
 }
 
-void device_done(struct device *d) {
+void device_done(struct ctl_device *d) {
         ra_facts_done(&d->facts);
         free(d->trace);
         d->trace = NULL;
 }
 
-void devices_free(struct device *list, size_t n) {
+void devices_free(struct ctl_device *list, size_t n) {
         for (size_t i = 0; i < n; i++)
                 device_done(&list[i]);
         free(list);

@@ -30,7 +30,7 @@ static void put_labels(FILE *out, const struct ra_facts *f) {
                 ra_class_to_string(f->class));
 }
 
-void status_prometheus(FILE *out, const struct device *list, size_t n) {
+void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
         static const struct {
                 const char *name, *help;
         } metrics[] = {
@@ -42,14 +42,14 @@ void status_prometheus(FILE *out, const struct device *list, size_t n) {
         for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
                 fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help, metrics[m].name);
                 for (size_t i = 0; i < n; i++) {
-                        const struct device *d = &list[i];
+                        const struct ctl_device *d = &list[i];
                         const struct ra_facts *f = &d->facts;
                         uint64_t v;
 
                         if (m == 0) {
-                                if (d->decision.keep || d->decide_error < 0)
+                                if (!ra_plan_has_target(&d->plan))
                                         continue;
-                                v = d->decision.target_kb * 1024;
+                                v = d->plan.decision.target_kb * 1024;
                         } else if (m == 1) {
                                 if (!f->current_known)
                                         continue;

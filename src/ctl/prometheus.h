@@ -11,4 +11,4 @@
  * textfile collector: readahead_target_bytes, readahead_current_bytes and
  * readahead_drift, labelled device, kind and class.
  */
-void status_prometheus(FILE *out, const struct device *list, size_t n);
+void status_prometheus(FILE *out, const struct ctl_device *list, size_t n);

@@ -5,19 +5,20 @@
 #include <string.h>
 
 #include "apply.h"
+#include "plan.h"
 #include "size.h"
 #include "write.h"
 
-enum write_result write_target(const char *verb, const struct ra_facts *f, uint64_t target_kb,
-                               const char *why) {
-        char a[24], b[24];
+enum write_result carry_out_write(const char *verb, const struct ra_facts *f, enum ra_action action,
+                                  uint64_t target_kb, const char *why) {
+        char a[24], b[24], failure[160];
         uint64_t now_kb = 0;
 
-        if (f->current_known && f->current_kb == target_kb) {
+        if (action == RA_ACTION_UNCHANGED) {
                 printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
                 return WRITE_OK;
         }
-        if (f->write_blocked) {
+        if (action == RA_ACTION_DEFERRED) {
                 /* Not a failure: udev's change event on resume writes it. */
                 printf("%-10s %s, deferred: %s\n", f->name, ra_format_size_kb(target_kb, a), f->write_blocked);
                 return WRITE_OK;
@@ -27,14 +28,9 @@ enum write_result write_target(const char *verb, const struct ra_facts *f, uint6
                 fprintf(stderr, "readahead-ctl %s: %s: permission denied: run as root\n", verb, f->name);
                 return WRITE_DENIED;
         }
-        if (r == -EIO) {
-                fprintf(stderr, "readahead-ctl %s: %s: wrote %" PRIu64 " but the kernel holds %" PRIu64 "\n",
-                        verb, f->name, target_kb, now_kb);
-                return WRITE_FAILED;
-        }
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl %s: %s: cannot write %s: %s\n", verb, f->name, f->attr_path,
-                        strerror(-r));
+                ra_write_failure_text(failure, sizeof(failure), target_kb, now_kb, r);
+                fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, f->name, failure);
                 return WRITE_FAILED;
         }
         printf("%-10s %s -> %s (%s)\n", f->name, f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
@@ -43,12 +39,12 @@ enum write_result write_target(const char *verb, const struct ra_facts *f, uint6
 }
 
 int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
-                    enum write_result (*fn)(const struct device *d)) {
+                    enum write_result (*fn)(const struct ctl_device *d)) {
         enum write_result res = WRITE_OK;
         bool ok = true;
 
         if (argc == 0) {
-                struct device *list = NULL;
+                struct ctl_device *list = NULL;
                 size_t n = 0;
                 int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
                 if (r < 0) {
@@ -64,7 +60,7 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
         }
 
         for (int i = 0; i < argc && res != WRITE_DENIED; i++) {
-                struct device d;
+                struct ctl_device d;
                 int r = device_find(ctl->udev, ctl->config, argv[i], &d);
                 if (r < 0) {
                         fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, argv[i], device_find_strerror(r));

@@ -5,6 +5,7 @@
 
 #include "ctl.h"
 #include "devices.h"
+#include "plan.h"
 
 /* What apply and reset share: writing one value, and walking devices. */
 
@@ -14,12 +15,13 @@ enum write_result {
         WRITE_DENIED, /* not root: the others would fail alike */
 };
 
-/* Writes target_kb (whole pages) to f's read_ahead_kb and prints one line,
- * "sda 128K -> 512K (why)" or "sda 512K, unchanged (why)". */
-enum write_result write_target(const char *verb, const struct ra_facts *f, uint64_t target_kb,
-                               const char *why);
+/* Carries out action (unchanged, deferred or write, from ra_action_for_target()
+ * or a plan) for target_kb (whole pages) on f's read_ahead_kb and prints one
+ * line, "sda 128K -> 512K (why)" or "sda 512K, unchanged (why)". */
+enum write_result carry_out_write(const char *verb, const struct ra_facts *f, enum ra_action action,
+                                  uint64_t target_kb, const char *why);
 
 /* Calls fn for each device named in argv, or for all when argc is 0; stops
  * after WRITE_DENIED. Returns the verb's exit code. */
 int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
-                    enum write_result (*fn)(const struct device *d));
+                    enum write_result (*fn)(const struct ctl_device *d));
