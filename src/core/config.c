@@ -42,8 +42,8 @@ static void *append(void **array, size_t *n, size_t max, size_t elem_size) {
         return e;
 }
 
-static void diag(struct ra_config *c, enum ra_diag_level level, const char *file, unsigned line,
-                 const char *fmt, ...) {
+static void __attribute__((format(printf, 5, 6)))
+diag(struct ra_config *c, enum ra_diag_level level, const char *file, unsigned line, const char *fmt, ...) {
         if (level == RA_DIAG_ERROR)
                 c->n_errors++;
         struct ra_diag *d = append((void **) &c->diags, &c->n_diags, RA_DIAGS_MAX, sizeof(*d));
@@ -595,19 +595,32 @@ uint64_t ra_config_fingerprint(const struct ra_config *c) {
         return fnv1a(h, &c->n_errors, sizeof(c->n_errors));
 }
 
+/* Whether a file that stats as st is /dev/null itself, compared by device
+ * number: the link's text may name it any way ("../../dev/null"). */
+static bool is_dev_null(const struct stat *st) {
+        struct stat null_st;
+        return S_ISCHR(st->st_mode) && stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode) &&
+               st->st_rdev == null_st.st_rdev;
+}
+
 /* A symlink to /dev/null or an empty file masks the files below it. */
 static bool is_mask(const char *path, const struct stat *st) {
-        char target[16];
+        struct stat tst;
+        bool resolves = stat(path, &tst) == 0;
+
         if (S_ISLNK(st->st_mode)) {
+                char target[16];
+                /* The text alone still masks where /dev/null is missing (a bare chroot). */
                 ssize_t n = readlink(path, target, sizeof(target) - 1);
                 if (n > 0) {
                         target[n] = 0;
                         if (strcmp(target, "/dev/null") == 0)
                                 return true;
                 }
+                if (resolves && is_dev_null(&tst))
+                        return true;
         }
-        struct stat tst;
-        return stat(path, &tst) == 0 && S_ISREG(tst.st_mode) && tst.st_size == 0;
+        return resolves && S_ISREG(tst.st_mode) && tst.st_size == 0;
 }
 
 static int read_file(struct ra_config *c, const char *path, char **ret, size_t *ret_len) {

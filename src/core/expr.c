@@ -33,7 +33,7 @@ struct parser {
         unsigned depth;
 };
 
-static int fail(struct parser *ps, const char *fmt, ...) {
+static int __attribute__((format(printf, 2, 3))) fail(struct parser *ps, const char *fmt, ...) {
         if (ps->err && ps->err_size > 0) {
                 va_list ap;
                 va_start(ap, fmt);

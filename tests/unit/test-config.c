@@ -65,16 +65,22 @@ static void put_bytes(const char *rel, const void *data, size_t len)
         test_write_bytes(path, data, len);
 }
 
-static void put_devnull(const char *rel)
+/* A symlink at root + rel with the text target. */
+static void put_link(const char *rel, const char *target)
 {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
         test_mkdir_parent(path);
-        if (symlink("/dev/null", path) < 0) {
+        if (symlink(target, path) < 0) {
                 perror("symlink");
                 abort();
         }
+}
+
+static void put_devnull(const char *rel)
+{
+        put_link(rel, "/dev/null");
 }
 
 /* The vendor configuration as an install lays it out. */
@@ -388,6 +394,42 @@ ROOT_CASE(test_devnull_masks_profile)
         CHECK_INT(0, c->profile.n_rules);
         CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_MASK, false);
         CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        ra_config_free(c);
+}
+
+/* A link masks by what it resolves to, not by its text. */
+ROOT_CASE(test_relative_devnull_link_masks_profile)
+{
+        struct ra_config *c;
+        char up[400] = "";
+
+        /* Enough ".." to reach / from any $TMPDIR: extra ones stay at /. */
+        for (int i = 0; i < 64; i++)
+                strcat(up, "../");
+        strcat(up, "dev/null");
+        install_vendor();
+        put_link(ETC "/profiles/default.conf", up);
+        /* A link to a link to /dev/null, as "../../dev/null" often is. */
+        put_devnull(RUN_DIR "/null");
+        put_link(ETC "/readahead.conf.d/50-x.conf", "../../../run/readahead-agent/null");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_MASK, false);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_MASKED, false);
+        CHECK_FILE(c, ETC "/readahead.conf.d/50-x.conf", RA_FILE_MASK, true);
+        ra_config_free(c);
+}
+
+/* A link to another character device is not a mask but a broken file. */
+ROOT_CASE(test_link_to_other_device_does_not_mask)
+{
+        struct ra_config *c;
+
+        install_vendor();
+        put_link(ETC "/profiles/default.conf", "/dev/zero");
+        c = load();
+        CHECK(c->profile.n_rules > 0);
+        CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
         ra_config_free(c);
 }
 
@@ -1404,6 +1446,8 @@ int main(void)
         RUN(test_run_profile_replaces_vendor);
         RUN(test_empty_file_masks_profile);
         RUN(test_devnull_masks_profile);
+        RUN(test_relative_devnull_link_masks_profile);
+        RUN(test_link_to_other_device_does_not_mask);
         RUN(test_masked_profile_ignores_dropins);
         RUN(test_dropins_merge_in_basename_order);
         RUN(test_etc_dropin_masks_vendor_dropin);
