@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "btrfs.h"
-#include "gather.h"
+#include "classify.h"
 
 /* A stripe wider than this many data disks is not a stripe but a bogus
  * io_opt (USB bridges report 65535 sectors). */

@@ -7,7 +7,8 @@
 
 /*
  * Facts about one device or mount: everything decide() may look at.
- * Gathering them is I/O (facts-*.c); using them is not (decide.c).
+ * Gathering them is I/O (gather.c, btrfs.c, mountinfo.c); using them is not
+ * (classify.c, decide.c, plan.c).
  * Every size carries its unit in its name.
  */
 
@@ -116,7 +117,7 @@ struct ra_facts {
         uint64_t physical_block_bytes;
         uint64_t max_sectors_kb; /* largest request; since 6.17 the io_opt of a rotational disk without one */
 
-        /* Stripe geometry, when trustworthy (see facts-block.c). */
+        /* Stripe geometry, when trustworthy (see classify.c). */
         uint64_t chunk_bytes;
         unsigned data_disks;
         uint64_t stripe_bytes;

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "btrfs.h"
+#include "classify.h"
 #include "gather.h"
 #include "mountinfo.h"
 

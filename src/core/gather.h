@@ -6,8 +6,8 @@
 #include "facts.h"
 
 /*
- * Gathering facts: reads sysfs, udev properties and /proc. The only I/O in
- * the core; everything here is read-only.
+ * Gathering facts: reads sysfs, udev properties and /proc, read-only. With
+ * btrfs.c and mountinfo.c's readers, the only I/O in the core.
  */
 
 /* Fills f for a whole-disk block device; classifies it. */
@@ -54,9 +54,3 @@ bool ra_bdi_is_ours(const char *bdi_name);
 
 /* Reads a small sysfs attribute as an unsigned number. */
 int ra_read_u64_file(const char *path, uint64_t *ret);
-
-/*
- * Pure: class, transport refinements and stripe geometry from the raw
- * numbers in f, including the guard against bogus io_opt.
- */
-void ra_facts_classify(struct ra_facts *f);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "classify.h"
 #include "gather.h"
 #include "mountinfo.h"
 

@@ -21,7 +21,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "apply.h"
+#include "write-read-ahead.h"
 #include "btrfs.h"
 #include "ctl.h"
 #include "write.h"

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "apply.h"
+#include "write-read-ahead.h"
 #include "plan.h"
 #include "size.h"
 #include "write.h"

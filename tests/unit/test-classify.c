@@ -6,6 +6,7 @@
  */
 
 #include "btrfs.h"
+#include "classify.h"
 #include "test-btrfs.h"
 #include "facts.h"
 #include "gather.h"

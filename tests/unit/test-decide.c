@@ -4,6 +4,7 @@
  * source tree. Every expected number is the one design.md gives.
  */
 
+#include "classify.h"
 #include "config.h"
 #include "decide.h"
 #include "gather.h"

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/* The bdi handler: a network, FUSE or btrfs bdi's add event. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "gather.h"
+#include "journal.h"
+
+static bool systemd_is_running(void) {
+        /* What sd_booted() checks, without loading libsystemd. */
+        return access("/run/systemd/system", F_OK) == 0;
+}
+
+int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi) {
+        struct ra_config *config = NULL;
+        struct ra_facts facts;
+        int r;
+
+        ra_facts_init(&facts);
+        r = ra_gather_named_bdi(udev, bdi, &facts);
+        if (r == -EINVAL || r == -ENODEV)
+                goto out; /* not a bdi of ours, or gone already */
+        if (r < 0 && r != -ENOENT) {
+                /* Waiting cannot help: mountinfo too large, out of memory. */
+                char msg[256];
+                snprintf(msg, sizeof(msg), "%s: cannot look up its mount in /proc/self/mountinfo: %s",
+                         bdi, r == -EFBIG ? "mountinfo is too large" : strerror(-r));
+                ra_journal_send(LOG_ERR, msg, NULL, 0);
+                printf("READAHEAD_RESULT=failed\n");
+                goto out;
+        }
+        bool mounted = r == 0;
+        struct ra_plan plan;
+
+        r = ra_config_load(o->root, &config);
+        if (r < 0)
+                goto out;
+        log_config_problems(o, config);
+
+        if (mounted)
+                ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+        /* FUSE: a value written before FUSE_INIT is lost, the waiter writes it. */
+        if (mounted && !(facts.class == RA_CLASS_FUSE && plan_changes_value(&plan)))
+                carry_out_plan(o, &facts, &plan);
+        else if (config->agent.mount_wait_sec == 0)
+                printf("READAHEAD_RESULT=no-mount\n");
+        else if (systemd_is_running() && !o->dry_run)
+                /* (The unit's waiter writes: a dry run waits in its own process.) */
+                /* The rule turns this into SYSTEMD_WANTS=readahead-agent-bdi@NAME.service. */
+                printf("READAHEAD_RESULT=pending\nREADAHEAD_WAIT=systemd\n");
+        else {
+                r = spawn_waiter(o, bdi);
+                printf("READAHEAD_RESULT=%s\nREADAHEAD_WAIT=process\n", r < 0 ? "failed" : "pending");
+        }
+out:
+        ra_config_free(config);
+        ra_facts_done(&facts);
+        return 0;
+}
+

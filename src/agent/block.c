@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* The block handler: a whole disk's add or change event, decided at once. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <syslog.h>
+
+#include "agent.h"
+#include "gather.h"
+#include "journal.h"
+
+/* A disk never waits: its facts are all in sysfs and the event. */
+int handle_block(const struct agent_options *o, struct udev_device *dev) {
+        struct ra_config *config = NULL;
+        struct ra_facts facts;
+        int r;
+
+        ra_facts_init(&facts);
+        r = ra_gather_block(dev, &facts);
+        if (r < 0) {
+                char msg[256];
+                snprintf(msg, sizeof(msg), "%s: cannot read device facts: %s, ignoring",
+                         udev_device_get_sysname(dev), strerror(-r));
+                ra_journal_send(LOG_WARNING, msg, NULL, 0);
+                printf("READAHEAD_RESULT=failed\n");
+                goto out;
+        }
+        r = ra_config_load(o->root, &config);
+        if (r < 0)
+                goto out;
+        log_config_problems(o, config);
+        struct ra_plan plan;
+        ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+        carry_out_plan(o, &facts, &plan);
+out:
+        ra_config_free(config);
+        ra_facts_done(&facts);
+        return 0;
+}
