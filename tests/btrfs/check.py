@@ -18,7 +18,9 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "netfs"))
+import ratest  # noqa: E402  (tests/lib/ratest.py)
 import check as nf  # noqa: E402  (tests/netfs/check.py: the bdi test helpers)
 
 from check import check_eq, check_explain, check_props, check_status, ok, fail  # noqa: E402
@@ -104,19 +106,15 @@ def agent_writes(bdi, target, klass, rule, previous="4096"):
 
 def ctl_ok(*args):
     rc, out, err, _ = nf.ctl(*args)
-    print(f"---- readahead-ctl {' '.join(args)} ({nf.describe_rc(rc)})")
+    print(f"---- readahead-ctl {' '.join(args)} ({ratest.describe_rc(rc)})")
     for line in (out + err).splitlines():
         print(f"     {line}")
-    check_eq(f"readahead-ctl {' '.join(args)}: exit status", "exit 0", nf.describe_rc(rc))
+    check_eq(f"readahead-ctl {' '.join(args)}: exit status", "exit 0", ratest.describe_rc(rc))
     return out
 
 
 CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("_", "-")] = fn
-    return fn
+case = ratest.case_decorator(CASES)
 
 
 @case
@@ -200,7 +198,7 @@ def mount_later():
     else:
         fail("agent returns at once", f"< {nf.PENDING_MAX_S} s", f"{secs:.1f} s")
     if props.get("READAHEAD_WAIT") == "process":
-        if nf.wait_until(lambda: nf.waiter_pids("btrfs-1"), 3):
+        if ratest.wait_until(lambda: nf.waiter_pids("btrfs-1"), 3):
             ok("a detached waiter runs for btrfs-1")
         else:
             fail("a detached `--wait-bdi btrfs-1` runs", "a process", "none found within 3 s")
@@ -208,7 +206,7 @@ def mount_later():
     else:
         check_eq("READAHEAD_WAIT (systemd runs here)", "systemd", props.get("READAHEAD_WAIT"))
         waiter = subprocess.Popen([os.environ["RA_AGENT"], "--wait-bdi", "btrfs-1", "--root",
-                                   os.environ["RA_NETFS_ROOT"]], env=nf.sanitizer_env(dict(os.environ)),
+                                   os.environ["RA_NETFS_ROOT"]], env=ratest.sanitizer_env(dict(os.environ)),
                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     time.sleep(0.3)
     check_eq("btrfs-1/read_ahead_kb while mounting", "4096", nf.bdi_ra("btrfs-1"))
@@ -217,7 +215,7 @@ def mount_later():
     check_eq("btrfs-1/read_ahead_kb: linked, not in mountinfo yet", "4096", nf.bdi_ra("btrfs-1"))
     t0 = time.monotonic()
     set_mountinfo([KEY, POOL])
-    if nf.wait_until(lambda: nf.bdi_ra("btrfs-1") == "512", 10):
+    if ratest.wait_until(lambda: nf.bdi_ra("btrfs-1") == "512", 10):
         ok(f"btrfs-1/read_ahead_kb = 512, {(time.monotonic() - t0) * 1000:.0f} ms after the mount appeared")
     else:
         fail("btrfs-1/read_ahead_kb set once the mount is complete (within 10 s)", "512", nf.bdi_ra("btrfs-1"))
@@ -228,7 +226,7 @@ def mount_later():
         except subprocess.TimeoutExpired:
             waiter.kill()
             fail("--wait-bdi btrfs-1 exits", "exit 0", "still running after 10 s")
-    elif nf.wait_until(lambda: not nf.waiter_pids("btrfs-1"), 5):
+    elif ratest.wait_until(lambda: not nf.waiter_pids("btrfs-1"), 5):
         ok("the waiter exited (after its checks that the value stays)")
     else:
         fail("the waiter exits", "no process", nf.waiter_pids("btrfs-1"))
@@ -276,38 +274,23 @@ def small_host():
     props, _ = nf.agent_event("btrfs-2")
     check_props("agent add btrfs-2 (no filesystem links it)", props, {"RESULT": "pending", "TARGET_KB": None})
     if props.get("READAHEAD_WAIT") == "process":
-        if nf.wait_until(lambda: not nf.waiter_pids("btrfs-2"), 5):
+        if ratest.wait_until(lambda: not nf.waiter_pids("btrfs-2"), 5):
             ok("the waiter for btrfs-2 gave up within 5 s (MountWaitSec=1)")
         else:
             fail("the waiter for btrfs-2 gives up", "gone within 5 s", nf.waiter_pids("btrfs-2"))
     check_eq("btrfs-2/read_ahead_kb", "4096", nf.bdi_ra("btrfs-2"))
     nf.check_sys_changes("agent add btrfs-2 and its waiter", before)
-    rc, _, err, secs = nf.run([os.environ["RA_AGENT"], "--wait-bdi", "btrfs-2", "--root",
-                               os.environ["RA_NETFS_ROOT"]], nf.sanitizer_env(dict(os.environ)), 15)
-    check_eq("--wait-bdi btrfs-2 gives up: exit status", "exit 1", nf.describe_rc(rc))
-    rc, _, _, _ = nf.run([os.environ["RA_AGENT"], "--wait-bdi", "btrfs-x", "--root",
-                          os.environ["RA_NETFS_ROOT"]], nf.sanitizer_env(dict(os.environ)), 15)
-    check_eq("--wait-bdi btrfs-x is a usage error", "exit 2", nf.describe_rc(rc))
+    rc, _, err, secs = ratest.run([os.environ["RA_AGENT"], "--wait-bdi", "btrfs-2", "--root",
+                               os.environ["RA_NETFS_ROOT"]], ratest.sanitizer_env(dict(os.environ)), 15)
+    check_eq("--wait-bdi btrfs-2 gives up: exit status", "exit 1", ratest.describe_rc(rc))
+    rc, _, _, _ = ratest.run([os.environ["RA_AGENT"], "--wait-bdi", "btrfs-x", "--root",
+                          os.environ["RA_NETFS_ROOT"]], ratest.sanitizer_env(dict(os.environ)), 15)
+    check_eq("--wait-bdi btrfs-x is a usage error", "exit 2", ratest.describe_rc(rc))
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        nf.die(f"usage: check.py CASE; cases: {' '.join(CASES)}")
-    name = sys.argv[1]
-    print(f"== btrfs-{name}:\n   " + " ".join(CASES[name].__doc__.split()))
-    try:
-        CASES[name]()
-    finally:
-        for bdi in ("btrfs-1", "btrfs-2", "btrfs-3"):
-            for pid in nf.waiter_pids(bdi):
-                print(f"cleanup: killing leftover waiter {pid} for {bdi}")
-                os.kill(pid, 15)
-    if nf.failures:
-        print(f"\nbtrfs-{name}: {len(nf.failures)} check(s) failed:")
-        for f in nf.failures:
-            print(f"  - {f}")
-        sys.exit(1)
-    print(f"\nbtrfs-{name}: all checks passed")
+    ratest.case_main("btrfs", CASES, lambda: ratest.kill_waiters(("btrfs-1", "btrfs-2", "btrfs-3"),
+                                                                  os.environ["RA_NETFS_ROOT"]))
 
 
 if __name__ == "__main__":

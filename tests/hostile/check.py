@@ -19,9 +19,11 @@ import subprocess
 import sys
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "netfs"))
-import check as nf  # noqa: E402  (tests/netfs/check.py)
-from check import check_eq, fail, ok  # noqa: E402
+import ratest  # noqa: E402  (tests/lib/ratest.py)
+from ratest import check_eq, fail, ok, run_bytes  # noqa: E402
+import check as nf  # noqa: E402  (tests/netfs/check.py: the bdi helpers)
 
 NFS4_1M = nf.NFS4_1M
 
@@ -30,23 +32,12 @@ def root():
     return os.environ["RA_NETFS_ROOT"]
 
 
-def run_bytes(argv, env=None, timeout=60):
-    """(rc, stdout bytes, stderr bytes, seconds); rc None on timeout."""
-    env = nf.sanitizer_env(dict(env if env is not None else os.environ))
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        return None, e.stdout or b"", e.stderr or b"", timeout
-    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
-
-
 def ctl(*args, timeout=120):
     return run_bytes([os.environ["RA_CTL"], "--root", root(), *args], timeout=timeout)
 
 
 def show(label, rc, out, err):
-    print(f"---- {label} ({nf.describe_rc(rc)})")
+    print(f"---- {label} ({ratest.describe_rc(rc)})")
     for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
         print(f"     {line}")
 
@@ -75,7 +66,7 @@ def ctl_json(label, *args):
     rc, out, err, _ = ctl(*args)
     if rc != 0:
         show(label, rc, out, err)
-        fail(label, "exit 0", nf.describe_rc(rc))
+        fail(label, "exit 0", ratest.describe_rc(rc))
         return None
     text = strict_utf8(f"{label} output", out)
     if text is None:
@@ -107,22 +98,6 @@ def rule_of(doc, section):
 
 def dropin(rel, text):
     nf.root_dropin(rel, text)
-
-
-def waiter_pids(bdi):
-    """`readahead-agent ... --wait-bdi BDI ... --root ROOT` of this test, any order."""
-    pids = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            with open(f"/proc/{p}/cmdline", "rb") as f:
-                argv = f.read().split(b"\0")
-        except OSError:
-            continue
-        if b"--wait-bdi" in argv and bdi.encode() in argv and root().encode() in argv:
-            pids.append(int(p))
-    return pids
 
 
 # ------------------------------------------------------------------ the tree
@@ -161,11 +136,11 @@ def block_event(name, extra_args=(), agent=None, action="change"):
     for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
         if k in os.environ:
             env[k.encode()] = os.environ[k].encode()
-    env = nf.sanitizer_env({k.decode(): v.decode(errors="surrogateescape") for k, v in env.items()})
+    env = ratest.sanitizer_env({k.decode(): v.decode(errors="surrogateescape") for k, v in env.items()})
     argv = [agent or os.environ["RA_AGENT"], "--root", root(), *extra_args]
     rc, out, err, secs = run_bytes(argv, env=env, timeout=nf.AGENT_TIMEOUT)
     show(f"agent {action} {name}", rc, out, err)
-    check_eq(f"agent {action} {name}: exit status", "exit 0", nf.describe_rc(rc))
+    check_eq(f"agent {action} {name}: exit status", "exit 0", ratest.describe_rc(rc))
     return nf.parse_props(f"agent {action} {name}", out.decode(errors="replace")), err.decode(errors="replace")
 
 
@@ -178,11 +153,7 @@ def block_ra(name):
 # ------------------------------------------------------------------ cases
 
 CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("_", "-")] = fn
-    return fn
+case = ratest.case_decorator(CASES)
 
 
 @case
@@ -199,7 +170,7 @@ def dry_run_waiter():
     check_eq("agent --dry-run: READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
     check_eq("agent --dry-run: READAHEAD_WAIT (a dry run never hands off to systemd)", "process",
              props.get("READAHEAD_WAIT"))
-    pids = nf.wait_until(lambda: waiter_pids("0:53"), 3)
+    pids = ratest.wait_until(lambda: nf.waiter_pids("0:53"), 3)
     if pids:
         ok(f"a detached waiter runs: {pids}")
         for pid in pids:
@@ -212,11 +183,11 @@ def dry_run_waiter():
     else:
         fail("a detached waiter runs", "a process", "none within 3 s")
     nf.set_mountinfo([NFS4_1M])
-    gone = nf.wait_until(lambda: not waiter_pids("0:53"), 10)
+    gone = ratest.wait_until(lambda: not nf.waiter_pids("0:53"), 10)
     if gone:
         ok("the waiter exited once the mount appeared")
     else:
-        fail("the waiter exits", "gone within 10 s", waiter_pids("0:53"))
+        fail("the waiter exits", "gone within 10 s", nf.waiter_pids("0:53"))
     time.sleep(0.5)
     check_eq("0:53/read_ahead_kb after a dry run (was 128; 4096 would be a write)", "128", nf.bdi_ra("0:53"))
     nf.check_sys_changes("agent --dry-run and its waiter", before)
@@ -287,7 +258,7 @@ def terminal_escapes():
     if rc == 0 and text:
         check_eq("explain <evil mount point>: device.name", "0:56", json.loads(text)["device"]["name"])
     else:
-        fail("explain <evil mount point>", "exit 0", f"{nf.describe_rc(rc)} {err!r}")
+        fail("explain <evil mount point>", "exit 0", f"{ratest.describe_rc(rc)} {err!r}")
 
 
 @case
@@ -321,7 +292,7 @@ def no_truncation():
     if rc == 0:
         check_eq("explain <308-byte mount point>: device.name", "0:53", json.loads(out)["device"]["name"])
     else:
-        fail("explain <308-byte mount point>", "exit 0", f"{nf.describe_rc(rc)}: {err!r}")
+        fail("explain <308-byte mount point>", "exit 0", f"{ratest.describe_rc(rc)}: {err!r}")
 
     props, _ = block_event("sdq")
     check_eq("agent change sdq (sysfs path > 256 bytes): READAHEAD_RESULT", "written",
@@ -350,7 +321,7 @@ def no_truncation():
     check_eq("agent at a long path: READAHEAD_RESULT", "pending",
              nf.parse_props("long-path agent", out.decode(errors="replace")).get("READAHEAD_RESULT"))
     nf.set_mountinfo([NFS4_1M.replace("40 27 0:53 / /mnt/data", "45 27 0:55 / /mnt/late")])
-    if nf.wait_until(lambda: nf.bdi_ra("0:55") == "4096", 10):
+    if ratest.wait_until(lambda: nf.bdi_ra("0:55") == "4096", 10):
         ok("the waiter exec'd from a 300-byte path set 0:55 to 4096")
     else:
         fail("the waiter of an agent at a long path sets 0:55", "4096", nf.bdi_ra("0:55"))
@@ -391,7 +362,7 @@ def big_mountinfo():
     check_eq("agent add 0:54 (not mounted yet): READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
     time.sleep(0.3)
     nf.set_mountinfo(filler + [NFS4_1M, nf.NFS3_32K])
-    if nf.wait_until(lambda: nf.bdi_ra("0:54") == "512", 15):
+    if ratest.wait_until(lambda: nf.bdi_ra("0:54") == "512", 15):
         ok("the waiter found 0:54 after 9 MiB of mountinfo and set 512")
     else:
         fail("the waiter sets 0:54 behind 9 MiB of mountinfo", "512", nf.bdi_ra("0:54"))
@@ -412,7 +383,7 @@ def check_errors():
     dropin(d + "63-runtime.conf", "[Rule nfs]\nSize=rsize / (rsize - 1024)\n")
     rc, out, err, _ = ctl("check")
     show("check", rc, out, err)
-    check_eq("check exit status", "exit 1", nf.describe_rc(rc))
+    check_eq("check exit status", "exit 1", ratest.describe_rc(rc))
     text = out.decode(errors="replace")
     base = f"{root()}/etc/readahead-agent/{d}"
     for where, msg in ((f"{base}60-div.conf:3: error: ", "Size=1M/0: division by zero"),
@@ -444,7 +415,7 @@ def apply_unsettable():
     for args in (("apply",), ("apply", "/mnt/share"), ("apply", "0:60")):
         rc, out, err, _ = ctl(*args)
         show(" ".join(args), rc, out, err)
-        check_eq(f"readahead-ctl {' '.join(args)}: exit status", "exit 0", nf.describe_rc(rc))
+        check_eq(f"readahead-ctl {' '.join(args)}: exit status", "exit 0", ratest.describe_rc(rc))
         if b"cannot be set" in out:
             ok(f"{' '.join(args)} says the cifs mount cannot be set")
         else:
@@ -531,26 +502,7 @@ def log_once():
 
 
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        nf.die(f"usage: check.py CASE; cases: {' '.join(CASES)}")
-    name = sys.argv[1]
-    print(f"== hostile-{name}:\n   " + " ".join(CASES[name].__doc__.split()))
-    try:
-        CASES[name]()
-    finally:
-        for bdi in ("0:53", "0:54", "0:55", "0:56"):
-            for pid in waiter_pids(bdi):
-                print(f"cleanup: killing leftover waiter {pid}")
-                try:
-                    os.kill(pid, 15)
-                except ProcessLookupError:
-                    pass
-    if nf.failures:
-        print(f"\nhostile-{name}: {len(nf.failures)} check(s) failed:")
-        for f in nf.failures:
-            print(f"  - {f}")
-        sys.exit(1)
-    print(f"\nhostile-{name}: all checks passed")
+    ratest.case_main("hostile", CASES, lambda: ratest.kill_waiters(("0:53", "0:54", "0:55", "0:56"), root()))
 
 
 if __name__ == "__main__":

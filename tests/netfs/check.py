@@ -14,10 +14,14 @@ down in the case, worked out by hand from the rules in the design brief
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import ratest  # noqa: E402  (tests/lib/ratest.py)
+from ratest import (check_eq, describe_rc, die, fail, failures, ok, run,  # noqa: E402,F401
+                    sanitizer_env, wait_until)
 
 PAGE_KB = os.sysconf("SC_PAGESIZE") // 1024
 AGENT_TIMEOUT = 10  # seconds: a udev-run agent takes milliseconds; umockdev and sanitizers are slow
@@ -25,31 +29,6 @@ AGENT_TIMEOUT = 10  # seconds: a udev-run agent takes milliseconds; umockdev and
 # must return well before the shortest wait it hands off (MountWaitSec=30 by
 # default). Generous for ASan under umockdev; a real run takes a few ms.
 PENDING_MAX_S = 3.0
-
-failures = []
-
-
-def fail(what, expected, got):
-    failures.append(what)
-    print(f"FAIL: {what}\n      expected: {expected}\n      got:      {got}")
-
-
-def ok(what):
-    print(f"ok:   {what}")
-
-
-def check_eq(what, expected, got):
-    if expected == got:
-        ok(f"{what} = {json.dumps(got)}")
-        return True
-    fail(what, json.dumps(expected), json.dumps(got))
-    return False
-
-
-def die(msg):
-    print(f"ERROR: {msg}")
-    sys.exit(1)
-
 
 # ------------------------------------------------------------------ host data
 #
@@ -162,32 +141,6 @@ def root_dropin(rel, text):
 
 
 # ------------------------------------------------------------------ commands
-
-def sanitizer_env(env):
-    """ASan must tolerate umockdev's preload library loading before it."""
-    a = env.get("ASAN_OPTIONS", "")
-    if "verify_asan_link_order" not in a:
-        env["ASAN_OPTIONS"] = (a + ":" if a else "") + "verify_asan_link_order=0"
-    return env
-
-
-def run(argv, env, timeout):
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return None, out, f"timed out after {timeout} s", timeout
-    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
-
-
-def describe_rc(rc):
-    if rc is None:
-        return "timeout"
-    if rc < 0:
-        return f"killed by signal {signal.Signals(-rc).name}"
-    return f"exit {rc}"
-
 
 def ctl(*args):
     return run([os.environ["RA_CTL"], "--root", os.environ["RA_NETFS_ROOT"], *args],
@@ -332,39 +285,7 @@ def rule_is(label, got, section):
 
 def waiter_pids(bdi):
     """`readahead-agent --wait-bdi BDI --root ROOT` processes of this test only."""
-    want = ["--wait-bdi", bdi, "--root", os.environ["RA_NETFS_ROOT"]]
-    pids = []
-    for p in os.listdir("/proc"):
-        if not p.isdigit():
-            continue
-        try:
-            with open(f"/proc/{p}/cmdline", "rb") as f:
-                argv = [a.decode(errors="replace") for a in f.read().split(b"\0") if a]
-        except OSError:
-            continue
-        if argv[1:5] == want:
-            pids.append(int(p))
-    return pids
-
-
-def wait_until(pred, seconds, step=0.05):
-    deadline = time.monotonic() + seconds
-    while True:
-        v = pred()
-        if v or time.monotonic() >= deadline:
-            return v
-        time.sleep(step)
-
-
-def kill_waiters():
-    """Waiters this test started that are still running (after a failure)."""
-    for bdi in ("0:53", "0:54", "0:55", "0:56", "btrfs-1"):
-        for pid in waiter_pids(bdi):
-            print(f"cleanup: killing leftover waiter {pid} for {bdi}")
-            try:
-                os.kill(pid, signal.SIGTERM)
-            except ProcessLookupError:
-                pass
+    return ratest.waiter_pids(bdi, os.environ["RA_NETFS_ROOT"])
 
 
 def systemd_runs():
@@ -383,11 +304,7 @@ def journal_has(text, since):
 # ------------------------------------------------------------------ cases
 
 CASES = {}
-
-
-def case(fn):
-    CASES[fn.__name__.replace("_", "-")] = fn
-    return fn
+case = ratest.case_decorator(CASES)
 
 
 def decide_at_once(bdi, target, rule="nfs", klass="nfs"):
@@ -723,21 +640,12 @@ def named_bdi():
     check_status({"0:53": {"target_kb": 4096}})
 
 
+def kill_waiters():
+    ratest.kill_waiters(("0:53", "0:54", "0:55", "0:56", "btrfs-1"), os.environ["RA_NETFS_ROOT"])
+
+
 def main():
-    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
-        die(f"usage: check.py CASE; cases: {' '.join(CASES)}")
-    name = sys.argv[1]
-    print(f"== netfs-{name}:\n   " + " ".join(CASES[name].__doc__.split()))
-    try:
-        CASES[name]()
-    finally:
-        kill_waiters()
-    if failures:
-        print(f"\nnetfs-{name}: {len(failures)} check(s) failed:")
-        for f in failures:
-            print(f"  - {f}")
-        sys.exit(1)
-    print(f"\nnetfs-{name}: all checks passed")
+    ratest.case_main("netfs", CASES, kill_waiters)
 
 
 if __name__ == "__main__":

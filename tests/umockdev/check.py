@@ -17,32 +17,18 @@ computes a readahead value.
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
-import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import ratest  # noqa: E402  (tests/lib/ratest.py)
+from ratest import describe_rc, die, fail, ok, run, sanitizer_env  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TREES = os.path.join(HERE, "trees")
 PAGE_KB = os.sysconf("SC_PAGESIZE") // 1024
 AGENT_TIMEOUT = 10  # seconds; udev wants milliseconds, umockdev and sanitizers are slow
 LINE_PREFIX = "READAHEAD_"
-
-failures = []
-
-
-def fail(what, expected, got):
-    failures.append(what)
-    print(f"FAIL: {what}\n      expected: {expected}\n      got:      {got}")
-
-
-def ok(what):
-    print(f"ok:   {what}")
-
-
-def die(msg):
-    print(f"ERROR: {msg}")
-    sys.exit(1)
 
 
 # ---------------------------------------------------------------- data files
@@ -242,32 +228,6 @@ def setup(devices, spec):
 
 
 # ---------------------------------------------------------------- commands
-
-def run(argv, env=None, timeout=60):
-    t0 = time.monotonic()
-    try:
-        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
-    except subprocess.TimeoutExpired as e:
-        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-        return None, out, f"timed out after {timeout} s", timeout
-    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
-
-
-def describe_rc(rc):
-    if rc is None:
-        return "timeout"
-    if rc < 0:
-        return f"killed by signal {signal.Signals(-rc).name}"
-    return f"exit {rc}"
-
-
-def sanitizer_env(env):
-    """ASan must tolerate umockdev's preload library loading before it."""
-    a = env.get("ASAN_OPTIONS", "")
-    if "verify_asan_link_order" not in a:
-        env["ASAN_OPTIONS"] = (a + ":" if a else "") + "verify_asan_link_order=0"
-    return env
-
 
 def ctl(root, *args):
     env = sanitizer_env(dict(os.environ))
@@ -563,12 +523,7 @@ def main():
     print(f"== {tree}: status after the agent")
     check_status_after(root, devices)
 
-    if failures:
-        print(f"\n{tree}: {len(failures)} check(s) failed:")
-        for f in failures:
-            print(f"  - {f}")
-        sys.exit(1)
-    print(f"\n{tree}: all checks passed")
+    ratest.report(tree)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,158 @@
+# SPDX-License-Identifier: MIT
+"""Helpers shared by the umockdev, netfs, hostile and btrfs checks: results,
+running the built programs, and finding this test's mount waiters.
+
+A check script finds this module with
+    sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+# Every failed check, by name: a script ends with report(), which exits 1 if
+# any failed. Checks keep going after a failure, so one run shows them all.
+failures = []
+
+
+def fail(what, expected, got):
+    failures.append(what)
+    print(f"FAIL: {what}\n      expected: {expected}\n      got:      {got}")
+
+
+def ok(what):
+    print(f"ok:   {what}")
+
+
+def check_eq(what, expected, got):
+    if expected == got:
+        ok(f"{what} = {json.dumps(got)}")
+        return True
+    fail(what, json.dumps(expected), json.dumps(got))
+    return False
+
+
+def die(msg):
+    print(f"ERROR: {msg}")
+    sys.exit(1)
+
+
+def report(label):
+    """Prints the failed checks and exits 1, or says all passed."""
+    if failures:
+        print(f"\n{label}: {len(failures)} check(s) failed:")
+        for f in failures:
+            print(f"  - {f}")
+        sys.exit(1)
+    print(f"\n{label}: all checks passed")
+
+
+# ------------------------------------------------------------------ commands
+
+def sanitizer_env(env):
+    """ASan must tolerate umockdev's preload library loading before it."""
+    a = env.get("ASAN_OPTIONS", "")
+    if "verify_asan_link_order" not in a:
+        env["ASAN_OPTIONS"] = (a + ":" if a else "") + "verify_asan_link_order=0"
+    return env
+
+
+def run(argv, env=None, timeout=60):
+    """(rc, stdout, stderr, seconds) as text; rc None on timeout."""
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(argv, env=env, capture_output=True, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        out = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+        return None, out, f"timed out after {timeout} s", timeout
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def run_bytes(argv, env=None, timeout=60):
+    """(rc, stdout bytes, stderr bytes, seconds); rc None on timeout. The
+    environment gets sanitizer_env()."""
+    env = sanitizer_env(dict(env if env is not None else os.environ))
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return None, e.stdout or b"", e.stderr or b"", timeout
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def describe_rc(rc):
+    if rc is None:
+        return "timeout"
+    if rc < 0:
+        return f"killed by signal {signal.Signals(-rc).name}"
+    return f"exit {rc}"
+
+
+def wait_until(pred, seconds, step=0.05):
+    """pred()'s first true value, or its last false one after seconds."""
+    deadline = time.monotonic() + seconds
+    while True:
+        v = pred()
+        if v or time.monotonic() >= deadline:
+            return v
+        time.sleep(step)
+
+
+# ------------------------------------------------------------------ waiters
+
+def waiter_pids(bdi, root):
+    """`readahead-agent --wait-bdi BDI ... --root ROOT` processes of this test
+    only (ROOT is the test's private copy), whatever other options
+    (--dry-run) stand between."""
+    want_bdi, want_root = bdi.encode(), root.encode()
+    pids = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                argv = [a for a in f.read().split(b"\0") if a]
+        except OSError:
+            continue
+        args = argv[1:]
+        pairs = set(zip(args, args[1:]))
+        if (b"--wait-bdi", want_bdi) in pairs and (b"--root", want_root) in pairs:
+            pids.append(int(p))
+    return pids
+
+
+def kill_waiters(bdis, root):
+    """Waiters this test started that are still running (after a failure)."""
+    for bdi in bdis:
+        for pid in waiter_pids(bdi, root):
+            print(f"cleanup: killing leftover waiter {pid} for {bdi}")
+            try:
+                os.kill(pid, signal.SIGTERM)
+            except ProcessLookupError:
+                pass
+
+
+# ------------------------------------------------------------------ cases
+
+def case_decorator(cases):
+    """@case registers a function in cases under its name with dashes."""
+    def case(fn):
+        cases[fn.__name__.replace("_", "-")] = fn
+        return fn
+    return case
+
+
+def case_main(suite, cases, cleanup):
+    """Runs the case named by argv[1], then cleanup(), then report()."""
+    if len(sys.argv) != 2 or sys.argv[1] not in cases:
+        die(f"usage: check.py CASE; cases: {' '.join(cases)}")
+    name = sys.argv[1]
+    print(f"== {suite}-{name}:\n   " + " ".join(cases[name].__doc__.split()))
+    try:
+        cases[name]()
+    finally:
+        cleanup()
+    report(f"{suite}-{name}")
