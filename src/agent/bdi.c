@@ -61,4 +61,3 @@ out:
         ra_facts_done(&facts);
         return 0;
 }
-

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Carrying out a plan in the agent: the write, the journal, READAHEAD_*. */
+/* Carrying out a plan in the agent: the write, the journal, READAHEAD_*;
+ * and the configuration problems, logged once. */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>
@@ -13,8 +14,8 @@
 #include <unistd.h>
 
 #include "agent.h"
-#include "write-read-ahead.h"
 #include "journal.h"
+#include "write-read-ahead.h"
 
 /*
  * Whether the configuration problems are news: one bad /etc file must not be

@@ -21,7 +21,6 @@
 #include <string.h>
 #include <sys/utsname.h>
 
-#include "write-read-ahead.h"
 #include "btrfs.h"
 #include "ctl.h"
 #include "write.h"
@@ -29,6 +28,7 @@
 #include "gather.h"
 #include "plan.h"
 #include "size.h"
+#include "write-read-ahead.h"
 
 #define VM_READAHEAD_BYTES (UINT64_C(128) * 1024)
 

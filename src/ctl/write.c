@@ -4,9 +4,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "write-read-ahead.h"
 #include "plan.h"
 #include "size.h"
+#include "write-read-ahead.h"
 #include "write.h"
 
 enum write_result carry_out_write(const char *verb, const struct ra_facts *f, enum ra_action action,
