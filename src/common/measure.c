@@ -91,12 +91,12 @@ static void gate_open(struct gate *g, int state, double deadline) {
 struct stream {
         int fd;
         struct ra_region region;
-        uint64_t max_bytes;
+        uint64_t max_bytes, warmup_bytes;
         const atomic_int *stop;
         struct gate *gate;
 
-        uint64_t bytes, ops;
-        double max_op_seconds, end;
+        uint64_t bytes, ops, warm_bytes;
+        double max_op_seconds, start, warm, end;
         int error;
 };
 
@@ -107,6 +107,7 @@ static void *stream_run(void *userdata) {
         uint64_t pos = s->region.offset_bytes;
 
         const double deadline = gate_wait(s->gate);
+        s->start = ra_now_seconds();
         while (deadline >= 0) {
                 double t0 = ra_now_seconds();
                 if (stopped(s->stop)) {
@@ -141,14 +142,18 @@ static void *stream_run(void *userdata) {
                 s->bytes += (uint64_t) n;
                 s->ops++;
                 pos += (uint64_t) n;
+                if (!s->warm_bytes && s->bytes >= s->warmup_bytes) {
+                        s->warm_bytes = s->bytes;
+                        s->warm = t0 + took;
+                }
         }
         s->end = ra_now_seconds();
         return NULL;
 }
 
 int ra_measure_sequential(const char *path, const struct ra_region *regions, unsigned n_regions,
-                          double seconds, uint64_t max_bytes_per_stream, const atomic_int *stop,
-                          struct ra_measurement *ret) {
+                          double seconds, uint64_t max_bytes_per_stream, uint64_t warmup_bytes,
+                          const atomic_int *stop, struct ra_measurement *ret) {
         struct stream streams[STREAMS_MAX] = {};
         pthread_t threads[STREAMS_MAX];
         struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
@@ -171,6 +176,7 @@ int ra_measure_sequential(const char *path, const struct ra_region *regions, uns
                 }
                 s->region = regions[n_open];
                 s->max_bytes = max_bytes_per_stream;
+                s->warmup_bytes = warmup_bytes;
                 s->stop = stop;
                 s->gate = &gate;
                 r = drop_fd_cache(s->fd, s->region.offset_bytes, s->region.length_bytes);
@@ -207,6 +213,12 @@ int ra_measure_sequential(const char *path, const struct ra_region *regions, uns
                         m.max_op_seconds = streams[i].max_op_seconds;
                 if (r == 0 && streams[i].error < 0)
                         r = streams[i].error;
+                const struct stream *s = &streams[i];
+                bool warmed = s->warm_bytes && s->end - s->warm > 0 && s->bytes > s->warm_bytes;
+                if (warmed)
+                        m.steady_bytes_per_s += (double) (s->bytes - s->warm_bytes) / (s->end - s->warm);
+                else if (s->end > s->start)
+                        m.steady_bytes_per_s += (double) s->bytes / (s->end - s->start);
         }
         if (r == 0)
                 *ret = m;

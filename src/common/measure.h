@@ -37,6 +37,12 @@ struct ra_measurement {
         uint64_t ops;    /* reads, or page faults */
         double seconds;  /* wall time from the first request to the last answer */
         double max_op_seconds; /* the slowest single read or fault */
+        /* Sequential reads: the sum over the streams of each one's rate once
+         * it had consumed warmup_bytes (its whole rate if it never did), in
+         * bytes a second. The window ramps up from a few pages and the first
+         * one costs a full window before any byte arrives: steady throughput
+         * is what a long read sees. */
+        double steady_bytes_per_s;
 };
 
 /*
@@ -47,8 +53,8 @@ struct ra_measurement {
  * Returns 0, -EINTR when stopped, or the first negative errno.
  */
 int ra_measure_sequential(const char *path, const struct ra_region *regions, unsigned n_regions,
-                          double seconds, uint64_t max_bytes_per_stream, const atomic_int *stop,
-                          struct ra_measurement *ret);
+                          double seconds, uint64_t max_bytes_per_stream, uint64_t warmup_bytes,
+                          const atomic_int *stop, struct ra_measurement *ret);
 
 /*
  * Touches random pages of a read-only shared mapping of region, a fresh open

@@ -34,6 +34,13 @@ struct ra_knee {
 };
 
 /*
+ * Median, minimum and maximum over the rounds for each size:
+ * samples[size * n_rounds + round], each above 0. -EINVAL as below.
+ */
+int ra_knee_summarize(const uint64_t *sizes_kb, const double *samples, size_t n_sizes, size_t n_rounds,
+                      struct ra_knee_point *points);
+
+/*
  * samples[size * n_rounds + round] are throughputs (> 0) for sizes_kb in
  * increasing order. Fills points[n_sizes] and *ret. -EINVAL for no sizes, no
  * rounds, too many, sizes not increasing or a sample not above 0.

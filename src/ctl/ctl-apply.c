@@ -6,7 +6,7 @@
 #include "systemd.h"
 #include "write.h"
 
-static enum write_result apply_one(const struct device *d) {
+enum write_result apply_device(const struct device *d) {
         const struct ra_facts *f = &d->facts;
 
         if (d->decide_error < 0) {
@@ -25,5 +25,5 @@ static enum write_result apply_one(const struct device *d) {
 }
 
 int verb_apply(struct ctl *ctl, int argc, char **argv) {
-        return for_each_device(ctl, "apply", argc, argv, apply_one);
+        return for_each_device(ctl, "apply", argc, argv, apply_device);
 }

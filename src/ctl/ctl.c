@@ -14,6 +14,7 @@ static const struct verb verbs[] = {
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },
         { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
         { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
+        { "calibrate", 1, 1, verb_calibrate, "DEV: measure the device's knee, read-only (root)" },
 };
 
 static void help(void) {
@@ -23,6 +24,12 @@ static void help(void) {
         printf("\nOptions:\n"
                "  --json        machine-readable output (status, explain)\n"
                "  --root DIR    read configuration below DIR\n"
+               "\ncalibrate:\n"
+               "  --time SECONDS  measuring budget (default 120)\n"
+               "  --min SIZE, --max SIZE  range of read_ahead_kb, powers of two (16K, 16M)\n"
+               "  --rounds N      rounds, interleaved (default 3)\n"
+               "  --streams N     concurrent streams in the several-streams step (default 4)\n"
+               "  --write         write a rule for the device by its ID_WWN or ID_SERIAL, apply it\n\n"
                "  --help, --version\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
@@ -43,6 +50,12 @@ int main(int argc, char **argv) {
                 { "root", required_argument, NULL, 'r' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                { "time", required_argument, NULL, 't' },
+                { "min", required_argument, NULL, 'm' },
+                { "max", required_argument, NULL, 'M' },
+                { "rounds", required_argument, NULL, 'n' },
+                { "streams", required_argument, NULL, 's' },
+                { "write", no_argument, NULL, 'w' },
                 {},
         };
         struct ctl ctl = {};
@@ -50,7 +63,9 @@ int main(int argc, char **argv) {
         int c, r;
 
         /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
+                if (strchr("tmMnsw", c) && !ctl.calibrate.given)
+                        ctl.calibrate.given = argv[optind - 1];
                 switch (c) {
                 case 'j':
                         ctl.json = true;
@@ -64,9 +79,28 @@ int main(int argc, char **argv) {
                 case 'V':
                         printf("readahead-ctl %s\n", RA_VERSION);
                         return EXIT_OK;
+                case 't':
+                        ctl.calibrate.seconds = optarg;
+                        break;
+                case 'm':
+                        ctl.calibrate.min = optarg;
+                        break;
+                case 'M':
+                        ctl.calibrate.max = optarg;
+                        break;
+                case 'n':
+                        ctl.calibrate.rounds = optarg;
+                        break;
+                case 's':
+                        ctl.calibrate.streams = optarg;
+                        break;
+                case 'w':
+                        ctl.calibrate.write = true;
+                        break;
                 default:
                         return EXIT_USAGE;
                 }
+        }
 
         if (optind >= argc)
                 verb = &verbs[0]; /* like systemctl: no verb means status */
@@ -79,6 +113,11 @@ int main(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
                 optind++;
+        }
+        if (ctl.calibrate.given && verb->run != verb_calibrate) {
+                fprintf(stderr, "readahead-ctl %s: %s is an option of calibrate only\n", verb->name,
+                        ctl.calibrate.given);
+                return EXIT_USAGE;
         }
         int n_args = argc - optind;
         char **args = argv + optind;

@@ -13,9 +13,17 @@ enum {
         EXIT_USAGE = 2,
 };
 
+/* Options only calibrate takes, as given (it parses and checks them). */
+struct calibrate_options {
+        const char *seconds, *min, *max, *rounds, *streams;
+        bool write;
+        const char *given; /* the first of them on the command line, for errors */
+};
+
 struct ctl {
         const char *root;
         bool json;
+        struct calibrate_options calibrate;
         struct udev *udev;
         struct ra_config *config;
 };
@@ -33,6 +41,7 @@ int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);
 int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
+int verb_calibrate(struct ctl *ctl, int argc, char **argv);
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);

@@ -19,6 +19,10 @@ enum write_result {
 enum write_result write_target(const char *verb, const struct ra_facts *f, uint64_t target_kb,
                                const char *why);
 
+/* apply for one device: its decision written, "left alone" or the failure
+ * printed. */
+enum write_result apply_device(const struct device *d);
+
 /* Calls fn for each device named in argv, or for all when argc is 0; stops
  * after WRITE_DENIED. Returns the verb's exit code. */
 int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,

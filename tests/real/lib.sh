@@ -38,6 +38,7 @@ RA_UDEVD_STARTED=0
 RA_UDEVD_PID=""
 RA_FUSE_PIDS=()    # fuse-null helpers started by this test
 RA_FUSE_MPS=()     # their mount points
+RA_CLEANUP_HOOKS=() # commands a test adds, run first at exit (eval'd)
 
 ra_log() { printf '# %s: %s\n' "$RA_TEST_NAME" "$*" >&2; }
 
@@ -60,6 +61,9 @@ ra_cleanup() {
         local rc=$? l
         set +e
         trap - EXIT INT TERM HUP
+        for l in "${RA_CLEANUP_HOOKS[@]}"; do
+                eval "$l"
+        done
         for l in "${RA_FUSE_PIDS[@]}"; do
                 kill -TERM "$l" 2>/dev/null && wait "$l" 2>/dev/null
         done
@@ -202,13 +206,15 @@ ra_install_rule() {
         udevadm control --reload
 }
 
-# ra_attach SIZE VAR: a sparse file of SIZE on a free loop device; sets VAR to
-# the kernel name (loopN). Waits until udev has handled the attach event.
+# ra_attach SIZE VAR [LOSETUP_OPTION...]: a sparse file of SIZE on a free loop
+# device; sets VAR to the kernel name (loopN). Waits until udev has handled
+# the attach event.
 ra_attach() {
         local size=$1 var=$2 file dev
+        shift 2
         file=$(mktemp "$RA_TMP/backing-XXXXXX.img")
         truncate -s "$size" "$file"
-        dev=$(losetup -f --show "$file") || ra_fail "losetup -f --show $file failed"
+        dev=$(losetup -f --show "$@" "$file") || ra_fail "losetup -f --show $* $file failed"
         RA_LOOPS+=("$dev")
         ra_log "attached $dev ($size sparse)"
         udevadm settle --timeout=60
