@@ -22,6 +22,12 @@ for v in RA_TESTROOT RA_CTL; do
         [ -n "${!v:-}" ] || { echo "ERROR: $v is not set (run through ctest)" >&2; exit 2; }
 done
 
+# ASan must tolerate umockdev's preload library loading before it.
+case ${ASAN_OPTIONS:-} in
+*verify_asan_link_order*) ;;
+*) export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 ;;
+esac
+
 fails=0
 # check TREE EXPECTED_STATUS MESSAGE ATTR ARGS...: runs readahead-ctl ARGS in
 # TREE; checks the status, that stderr has MESSAGE, and that the sysfs
