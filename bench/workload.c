@@ -86,8 +86,13 @@ int main(int argc, char **argv) {
                         uint64_t skip = (ra_random_next(&seed) % (slice / 2 / (1 << 20))) << 20;
                         regions[i] = (struct ra_region){ i * slice + skip, slice - skip };
                 }
-                r = ra_measure_sequential(dev, regions, n, seconds, (uint64_t) (max_mib * (1 << 20)),
-                                          2 * ra_bytes, NULL, &m);
+                struct ra_sequential how = {
+                        .read_bytes = RA_MEASURE_READ_BYTES,
+                        .seconds = seconds,
+                        .max_bytes_per_stream = (uint64_t) (max_mib * (1 << 20)),
+                        .warmup_bytes = 2 * ra_bytes,
+                };
+                r = ra_measure_sequential(dev, regions, n, &how, NULL, &m);
         } else if (strcmp(mode, "rand") == 0 && (argc == 5 || argc == 6)) {
                 struct ra_region all = { 0, size_bytes };
                 bool direct = argc == 6 && strcmp(argv[5], "direct") == 0;

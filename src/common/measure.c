@@ -91,7 +91,7 @@ static void gate_open(struct gate *g, int state, double deadline) {
 struct stream {
         int fd;
         struct ra_region region;
-        uint64_t max_bytes, warmup_bytes;
+        const struct ra_sequential *how;
         const atomic_int *stop;
         struct gate *gate;
 
@@ -102,21 +102,26 @@ struct stream {
 
 static void *stream_run(void *userdata) {
         struct stream *s = userdata;
-        char buf[RA_MEASURE_READ_BYTES] __attribute__((aligned(4096)));
         const uint64_t end_bytes = s->region.offset_bytes + s->region.length_bytes;
+        const size_t read_bytes = s->how->read_bytes;
         uint64_t pos = s->region.offset_bytes;
+        void *buf = NULL;
 
+        if (posix_memalign(&buf, 4096, read_bytes) != 0) {
+                s->error = -ENOMEM;
+                buf = NULL;
+        }
         const double deadline = gate_wait(s->gate);
         s->start = ra_now_seconds();
-        while (deadline >= 0) {
+        while (buf && deadline >= 0) {
                 double t0 = ra_now_seconds();
                 if (stopped(s->stop)) {
                         s->error = -EINTR;
                         break;
                 }
-                if (t0 >= deadline || (s->max_bytes && s->bytes >= s->max_bytes))
+                if (t0 >= deadline || (s->how->max_bytes_per_stream && s->bytes >= s->how->max_bytes_per_stream))
                         break;
-                if (pos + sizeof(buf) > end_bytes) {
+                if (pos + read_bytes > end_bytes) {
                         /* Round again; what we read is no longer cached. */
                         (void) drop_fd_cache(s->fd, s->region.offset_bytes, s->region.length_bytes);
                         pos = s->region.offset_bytes;
@@ -125,7 +130,7 @@ static void *stream_run(void *userdata) {
                                 break;
                         }
                 }
-                ssize_t n = read(s->fd, buf, sizeof(buf));
+                ssize_t n = read(s->fd, buf, read_bytes);
                 if (n < 0 && errno == EINTR)
                         continue;
                 if (n < 0) {
@@ -142,18 +147,20 @@ static void *stream_run(void *userdata) {
                 s->bytes += (uint64_t) n;
                 s->ops++;
                 pos += (uint64_t) n;
-                if (!s->warm_bytes && s->bytes >= s->warmup_bytes) {
+                if (!s->warm_bytes && s->bytes >= s->how->warmup_bytes &&
+                    t0 + took - s->start >= s->how->warmup_seconds) {
                         s->warm_bytes = s->bytes;
                         s->warm = t0 + took;
                 }
         }
         s->end = ra_now_seconds();
+        free(buf);
         return NULL;
 }
 
 int ra_measure_sequential(const char *path, const struct ra_region *regions, unsigned n_regions,
-                          double seconds, uint64_t max_bytes_per_stream, uint64_t warmup_bytes,
-                          const atomic_int *stop, struct ra_measurement *ret) {
+                          const struct ra_sequential *how, const atomic_int *stop,
+                          struct ra_measurement *ret) {
         struct stream streams[STREAMS_MAX] = {};
         pthread_t threads[STREAMS_MAX];
         struct gate gate = { .lock = PTHREAD_MUTEX_INITIALIZER, .changed = PTHREAD_COND_INITIALIZER };
@@ -161,10 +168,11 @@ int ra_measure_sequential(const char *path, const struct ra_region *regions, uns
         sigset_t saved;
         int r = 0;
 
-        if (n_regions == 0 || n_regions > STREAMS_MAX)
+        if (n_regions == 0 || n_regions > STREAMS_MAX || how->read_bytes == 0 || how->read_bytes % 512 ||
+            how->read_bytes > RA_MEASURE_READ_BYTES_MAX)
                 return -EINVAL;
         for (unsigned i = 0; i < n_regions; i++)
-                if (regions[i].length_bytes < RA_MEASURE_READ_BYTES)
+                if (regions[i].length_bytes < how->read_bytes)
                         return -EINVAL;
 
         for (; n_open < n_regions; n_open++) {
@@ -175,8 +183,7 @@ int ra_measure_sequential(const char *path, const struct ra_region *regions, uns
                         goto out;
                 }
                 s->region = regions[n_open];
-                s->max_bytes = max_bytes_per_stream;
-                s->warmup_bytes = warmup_bytes;
+                s->how = how;
                 s->stop = stop;
                 s->gate = &gate;
                 r = drop_fd_cache(s->fd, s->region.offset_bytes, s->region.length_bytes);
@@ -196,7 +203,7 @@ int ra_measure_sequential(const char *path, const struct ra_region *regions, uns
         }
         pthread_sigmask(SIG_SETMASK, &saved, NULL);
         double start = ra_now_seconds(), end = start;
-        gate_open(&gate, r < 0 ? -1 : 1, start + seconds);
+        gate_open(&gate, r < 0 ? -1 : 1, start + how->seconds);
         for (unsigned i = 0; i < n_started; i++) {
                 pthread_join(threads[i], NULL);
                 if (streams[i].end > end)

@@ -18,8 +18,11 @@
  */
 
 /* The reader's request: small, as dd bs=4k, so that readahead, not the
- * request, decides how much each device read asks for. */
+ * request, decides how much each device read asks for (a read larger than
+ * read_ahead_kb is read whole). Never above the smallest read_ahead_kb
+ * measured. */
 #define RA_MEASURE_READ_BYTES 4096
+#define RA_MEASURE_READ_BYTES_MAX (1 << 20)
 
 /* Faults per mapping in ra_measure_faults(): the kernel stops reading around
  * a fault after 100 misses on one open file (MMAP_LOTSAMISS), so a fresh file
@@ -38,23 +41,34 @@ struct ra_measurement {
         double seconds;  /* wall time from the first request to the last answer */
         double max_op_seconds; /* the slowest single read or fault */
         /* Sequential reads: the sum over the streams of each one's rate once
-         * it had consumed warmup_bytes (its whole rate if it never did), in
-         * bytes a second. The window ramps up from a few pages and the first
-         * one costs a full window before any byte arrives: steady throughput
-         * is what a long read sees. */
+         * past its warm-up (its whole rate if it never got past it), in
+         * bytes a second. See struct ra_sequential. */
         double steady_bytes_per_s;
+};
+
+struct ra_sequential {
+        unsigned read_bytes; /* each read(2), a multiple of 512 */
+        double seconds;
+        uint64_t max_bytes_per_stream; /* 0: no limit */
+        /* A stream's steady rate starts once it has consumed warmup_bytes
+         * and warmup_seconds have passed: the window ramps up from a few
+         * pages, the first one costs a whole window before any byte arrives,
+         * and a device (or a throttle) may let a burst through at first.
+         * Steady throughput is what a long read sees. */
+        uint64_t warmup_bytes;
+        double warmup_seconds;
 };
 
 /*
  * One thread and one open file per region (each file has its own readahead
- * state), each reading its region sequentially, RA_MEASURE_READ_BYTES at a
- * time, until `seconds` have passed or it has consumed max_bytes_per_stream
- * (0: no limit), starting over at the region's start if it reaches the end.
- * Returns 0, -EINTR when stopped, or the first negative errno.
+ * state), each reading its region sequentially, how->read_bytes at a time,
+ * until how->seconds have passed or it has consumed how->max_bytes_per_stream,
+ * starting over at the region's start if it reaches the end. Returns 0,
+ * -EINTR when stopped, or the first negative errno.
  */
 int ra_measure_sequential(const char *path, const struct ra_region *regions, unsigned n_regions,
-                          double seconds, uint64_t max_bytes_per_stream, uint64_t warmup_bytes,
-                          const atomic_int *stop, struct ra_measurement *ret);
+                          const struct ra_sequential *how, const atomic_int *stop,
+                          struct ra_measurement *ret);
 
 /*
  * Touches random pages of a read-only shared mapping of region, a fresh open

@@ -41,7 +41,7 @@
 #define DEFAULT_ROUNDS 3
 #define DEFAULT_STREAMS 4
 #define STREAMS_MAX 16
-#define STEP_SECONDS_MIN 0.25
+#define STEP_SECONDS_MIN 0.4
 #define SECONDS_MAX (24 * 3600)
 #define FAULTS_MIN 3               /* per step, even past its time */
 /* Time shares of the three steps for one size: several streams need longer
@@ -51,8 +51,14 @@
 #define FAULTS_STEP_SHARE 1.0
 #define STEP_SHARES (ONE_STEP_SHARE + STREAMS_STEP_SHARE + FAULTS_STEP_SHARE)
 /* The readahead window starts at a few pages and doubles: by two windows
- * consumed it runs at full size. */
+ * consumed it runs at full size. The first moments can also see a burst
+ * (a drive's cache, a throttle's first slice of 100 ms): left out too. */
 #define WARMUP_WINDOWS 2
+#define WARMUP_SECONDS 0.15
+/* Reads of 16 KiB (never more than the smallest size measured): the same
+ * readahead as 4 KiB reads with a quarter of the system calls, so that the
+ * CPU of a busy machine does not limit several fast streams. */
+#define READ_BYTES_MAX (16 * 1024)
 #define DEVICE_BYTES_MIN (UINT64_C(64) << 20)
 #define REGION_BYTES_TARGET (UINT64_C(256) << 20)
 #define SLOTS_MIN 8
@@ -336,7 +342,13 @@ static int measure_failed(const struct calibration *c, const char *what, int r) 
 static int measure_size(struct calibration *c, size_t size, unsigned round, size_t *done) {
         const uint64_t kb = c->plan.sizes_kb[size];
         const size_t at = size * c->plan.rounds + round;
-        const uint64_t warmup_bytes = WARMUP_WINDOWS * kb * 1024;
+        struct ra_sequential how = {
+                .read_bytes = c->plan.sizes_kb[0] * 1024 < READ_BYTES_MAX ? (unsigned) c->plan.sizes_kb[0] * 1024
+                                                                          : READ_BYTES_MAX,
+                .seconds = ONE_STEP_SHARE * c->plan.step_seconds,
+                .warmup_bytes = WARMUP_WINDOWS * kb * 1024,
+                .warmup_seconds = WARMUP_SECONDS,
+        };
         struct ra_region regions[STREAMS_MAX];
         struct ra_measurement m;
         int r;
@@ -347,8 +359,7 @@ static int measure_size(struct calibration *c, size_t size, unsigned round, size
 
         progress(c, (*done)++, round, kb, "1 stream");
         regions[0] = next_region(c);
-        r = ra_measure_sequential(c->devnode, regions, 1, c->plan.step_seconds, 0, warmup_bytes, &stop_signal,
-                                  &m);
+        r = ra_measure_sequential(c->devnode, regions, 1, &how, &stop_signal, &m);
         if (r < 0)
                 return measure_failed(c, "reading", r);
         c->one_mib_s[at] = m.steady_bytes_per_s / (1 << 20);
@@ -356,15 +367,15 @@ static int measure_size(struct calibration *c, size_t size, unsigned round, size
         progress(c, (*done)++, round, kb, "streams");
         for (unsigned i = 0; i < c->plan.streams; i++)
                 regions[i] = next_region(c);
-        r = ra_measure_sequential(c->devnode, regions, c->plan.streams, STREAMS_STEP_SHARE * c->plan.step_seconds,
-                                  0, warmup_bytes, &stop_signal, &m);
+        how.seconds = STREAMS_STEP_SHARE * c->plan.step_seconds;
+        r = ra_measure_sequential(c->devnode, regions, c->plan.streams, &how, &stop_signal, &m);
         if (r < 0)
                 return measure_failed(c, "reading", r);
         c->streams_mib_s[at] = m.steady_bytes_per_s / (1 << 20);
 
         progress(c, (*done)++, round, kb, "faults");
         regions[0] = (struct ra_region){ 0, c->slot_bytes * c->n_slots };
-        r = ra_measure_faults(c->devnode, &regions[0], c->plan.step_seconds, FAULTS_MIN, 0, &c->seed, &stop_signal,
+        r = ra_measure_faults(c->devnode, &regions[0], FAULTS_STEP_SHARE * c->plan.step_seconds, FAULTS_MIN, 0, &c->seed, &stop_signal,
                               &m);
         if (r < 0)
                 return measure_failed(c, "faulting", r);

@@ -14,7 +14,7 @@ ra_set_ra "$dev" 300 # no size calibrate itself would set
 ra_interrupt() {
         local pid i err=$RA_TMP/err.txt
         RC=0
-        ra_emu_exec "$RA_CTL" --root "$ROOT" calibrate --time 60 "$dev" >"$RA_TMP/out.txt" 2>"$err" &
+        ra_emu_exec -x "$RA_CTL" --root "$ROOT" calibrate --time 60 "$dev" >"$RA_TMP/out.txt" 2>"$err" &
         pid=$!
         RA_CLEANUP_HOOKS+=("kill $pid 2>/dev/null; wait $pid 2>/dev/null")
         for i in $(seq 100); do

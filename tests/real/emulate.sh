@@ -11,7 +11,9 @@
 #
 #   ra_emu_cgroup NAME [-t MAJ:MIN IOPS BPS] [-m BYTES]
 #       creates the cgroup(s) NAME; RA_EMU_PROCS lists their cgroup.procs
-#   ra_emu_exec CMD...     runs CMD inside them (and waits)
+#   ra_emu_exec [-x] CMD...  runs CMD inside them (and waits); with -x the
+#                          calling (sub)shell becomes CMD: `ra_emu_exec -x CMD &`
+#                          leaves CMD's pid in $!
 #   ra_emu_cgroup_remove   removes what ra_emu_cgroup created
 #
 # The caller removes its cgroups at exit; they must hold no process then.
@@ -93,8 +95,12 @@ ra_emu_cgroup() {
 
 # Runs "$@" with this shell's child moved into the cgroups first.
 ra_emu_exec() {
-        local n=${#RA_EMU_PROCS[@]}
-        bash -c 'for f in "${@:1:'"$n"'}"; do echo $$ >"$f" || exit 125; done; shift '"$n"'; exec "$@"' \
+        local n=${#RA_EMU_PROCS[@]} how=""
+        if [ "$1" = -x ]; then
+                how=exec
+                shift
+        fi
+        $how bash -c 'for f in "${@:1:'"$n"'}"; do echo $$ >"$f" || exit 125; done; shift '"$n"'; exec "$@"' \
                 ra-emu "${RA_EMU_PROCS[@]}" "$@"
 }
 

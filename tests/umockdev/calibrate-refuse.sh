@@ -60,7 +60,7 @@ check partition 1 "sda1: not a whole disk" - calibrate sda1
 check sata-hdd 2 "--time=0: expected a whole number" /sys/block/sda/queue/read_ahead_kb calibrate --time 0 sda
 check sata-hdd 2 "holds fewer than two powers of two" /sys/block/sda/queue/read_ahead_kb \
         calibrate --min 4M --max 4M sda
-check sata-hdd 2 "give at least 15 s" /sys/block/sda/queue/read_ahead_kb calibrate --time 10 --min 64K --max 1M sda
+check sata-hdd 2 "give at least 24 s" /sys/block/sda/queue/read_ahead_kb calibrate --time 10 --min 64K --max 1M sda
 check sata-hdd 2 "--write is an option of calibrate only" /sys/block/sda/queue/read_ahead_kb apply --write sda
 check sata-hdd 2 "--rounds=10: expected a whole number from 1 to 9" /sys/block/sda/queue/read_ahead_kb \
         calibrate --rounds 10 sda
