@@ -107,6 +107,8 @@ struct calibration {
         /* results */
         struct ra_knee_point one[RA_KNEE_SIZES_MAX], multi[RA_KNEE_SIZES_MAX], fault[RA_KNEE_SIZES_MAX];
         struct ra_knee knee_one, knee_multi;
+        const struct ra_knee *chosen;               /* the larger knee of the two */
+        const struct ra_knee_point *chosen_points;
         uint64_t knee_kb; /* 0: no recommendation */
         char verdict[400];
 };
@@ -412,6 +414,8 @@ static void analyse(struct calibration *c) {
          * between them. Recommend the larger knee. */
         const struct ra_knee *k = multi->knee > one->knee ? multi : one;
         const struct ra_knee_point *points = k == one ? c->one : c->multi;
+        c->chosen = k;
+        c->chosen_points = points;
         const char *which = k == one ? "1 stream" : "streams";
         if (!one->confident || !multi->confident) {
                 const struct ra_knee *bad = !one->confident ? one : multi;
@@ -419,11 +423,10 @@ static void analyse(struct calibration *c) {
                 size_t lo = bad->knee > 0 ? bad->knee - 1 : 0;
                 if (bad->knee > 0)
                         snprintf(c->verdict, sizeof(c->verdict),
-                                 "the rounds disagree by %.0f%% (%s, %s..%s), more than the %.0f%% step "
+                                 "the rounds disagree by %.0f%% around %s (%s), more than the %.0f%% gain "
                                  "from %s to %s the knee rests on",
-                                 bad->noise * 100, bad == one ? "1 stream" : "streams",
-                                 ra_format_size_kb(bp[lo].read_ahead_kb, a),
-                                 ra_format_size_kb(bp[bad->knee].read_ahead_kb, b), bad->gain * 100,
+                                 bad->noise * 100, ra_format_size_kb(bp[bad->knee].read_ahead_kb, a),
+                                 bad == one ? "1 stream" : "streams", bad->gain * 100,
                                  ra_format_size_kb(bp[lo].read_ahead_kb, d),
                                  ra_format_size_kb(bp[bad->knee].read_ahead_kb, b));
                 else
@@ -485,8 +488,8 @@ static void print_json(const struct calibration *c, const struct device *d, cons
         json_uint(&j, "knee_streams_kb", c->multi[c->knee_multi.knee].read_ahead_kb);
         json_bool(&j, "confident", c->knee_kb > 0);
         json_bool(&j, "still_rising", c->knee_one.at_top || c->knee_multi.at_top);
-        json_double(&j, "gain", c->knee_one.gain, 3);
-        json_double(&j, "noise", c->knee_one.noise, 3);
+        json_double(&j, "gain", c->chosen->gain, 3);
+        json_double(&j, "noise", c->chosen->noise, 3);
         json_string(&j, "verdict", c->verdict);
         if (written_file) {
                 json_begin_object(&j, "written");
@@ -591,7 +594,7 @@ static void glob_escape(const char *s, char *buf, size_t size) {
 static int write_dropin(const struct ctl *ctl, const struct calibration *c, const struct stable_id *id,
                         const char *section, char *path, size_t path_size) {
         const struct ra_config *cfg = ctl->config;
-        char tmp[RA_PATH_MAX + 16], glob[2 * STABLE_ID_MAX + 1], a[24], b[24], when[32];
+        char tmp[RA_PATH_MAX + 16], glob[2 * STABLE_ID_MAX + 1], a[24], b[24], d[24], when[32];
         time_t now = time(NULL);
         struct tm tm;
         int fd, r;
@@ -620,22 +623,22 @@ static int write_dropin(const struct ctl *ctl, const struct calibration *c, cons
         gmtime_r(&now, &tm);
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
         glob_escape(id->value, glob, sizeof(glob));
-        const struct ra_knee_point *one = c->one;
-        size_t k = c->knee_one.knee;
+        const struct ra_knee_point *best = &c->chosen_points[c->chosen->best];
+        size_t k = c->chosen->knee;
+        /* Short lines: a profile line may hold at most 199 characters. */
         fprintf(out,
-                "# Written by readahead-ctl calibrate on %s for %s (%s, %s=%s).\n"
-                "# Knee: %s, the smallest read_ahead_kb within %.0f%% of the best sequential\n"
-                "# throughput (1 stream: %.1f MiB/s at %s; best %.1f MiB/s at %s).\n"
+                "# Written by readahead-ctl calibrate on %s for %s (%s).\n"
+                "# Knee: %s, the smallest read_ahead_kb within %.0f%% of the best\n"
+                "# sequential throughput (1 stream: %.1f MiB/s, %u streams: %.1f MiB/s;\n"
+                "# best %.1f MiB/s at %s).\n"
                 "# Remove this file and run `readahead-ctl apply` to go back to the profile.\n"
                 "[Rule %s]\n"
                 "Kind=block\n"
                 "Property=%s=%s\n"
                 "Size=%s\n",
-                when, c->f->name, ra_class_to_string(c->f->class), id->key, id->value,
-                ra_format_size_kb(c->knee_kb, a), RA_KNEE_TOLERANCE * 100, one[k].median,
-                ra_format_size_kb(one[k].read_ahead_kb, b), one[c->knee_one.best].median,
-                ra_format_size_kb(one[c->knee_one.best].read_ahead_kb, a), section, id->key, glob,
-                ra_format_size_kb(c->knee_kb, b));
+                when, c->f->name, ra_class_to_string(c->f->class), ra_format_size_kb(c->knee_kb, a),
+                RA_KNEE_TOLERANCE * 100, c->one[k].median, c->plan.streams, c->multi[k].median, best->median,
+                ra_format_size_kb(best->read_ahead_kb, b), section, id->key, glob, ra_format_size_kb(c->knee_kb, d));
         r = fflush(out) == 0 && fsync(fd) == 0 ? 0 : -errno;
         if (fclose(out) != 0 && r == 0)
                 r = -errno;
