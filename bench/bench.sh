@@ -10,7 +10,7 @@
 #     timed R times (median) with one of these in /run/udev/rules.d, the
 #     variants interleaved round by round so drift hits them all alike:
 #       none     no rule (an empty file masks an installed one)
-#       trivial  IMPORT{program}=bench/trivial.c (exits 0) on block change disk
+#       trivial  RUN+=bench/trivial.c (exits 0) on block change disk, as our rule runs the agent
 #       agent    our rule: the installed /usr/lib/udev/rules.d one if there is
 #                one, else the template with the build-tree agent
 #       nfsrahead  99-nfs.rules adapted to the same events:
@@ -40,6 +40,8 @@ set -euo pipefail
 
 SELF_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_DIR=$(cd "$SELF_DIR/.." && pwd)
+# shellcheck source=tests/udevd.sh
+. "$SRC_DIR/tests/udevd.sh"
 
 N=200
 R=5
@@ -109,20 +111,18 @@ for t in udevadm losetup truncate cc awk sort; do
 done
 
 RULE_DIR=/run/udev/rules.d
-RULE_80=$RULE_DIR/80-readahead-agent.rules
+RULE_AGENT=$RULE_DIR/99-readahead-agent.rules
 RULE_99=$RULE_DIR/99-nfs.rules
-INSTALLED_RULE=/usr/lib/udev/rules.d/80-readahead-agent.rules
+INSTALLED_RULE=/usr/lib/udev/rules.d/99-readahead-agent.rules
 INSTALLED_AGENT=/usr/libexec/readahead-agent
 NFSRAHEAD=/usr/libexec/nfsrahead
 NFS_RULE=""
 for f in /usr/lib/udev/rules.d/99-nfs.rules /lib/udev/rules.d/99-nfs.rules /etc/udev/rules.d/99-nfs.rules; do
         [ -e "$f" ] && { NFS_RULE=$f; break; }
 done
-UDEVD=/lib/systemd/systemd-udevd
 
 W=""
-UDEVD_STARTED=0
-SAVED_80=""
+SAVED_AGENT=""
 SAVED_99=""
 RULES_TOUCHED=0
 IDX=()     # loop indices this script created and still owns
@@ -179,14 +179,12 @@ cleanup() {
                 detach_and_remove
         fi
         if [ "$RULES_TOUCHED" = 1 ]; then
-                rm -f "$RULE_80" "$RULE_99"
-                [ -n "$SAVED_80" ] && mv -f "$SAVED_80" "$RULE_80"
+                rm -f "$RULE_AGENT" "$RULE_99"
+                [ -n "$SAVED_AGENT" ] && mv -f "$SAVED_AGENT" "$RULE_AGENT"
                 [ -n "$SAVED_99" ] && mv -f "$SAVED_99" "$RULE_99"
                 udevadm control --reload
         fi
-        if [ "$UDEVD_STARTED" = 1 ]; then
-                udevadm control --exit
-        fi
+        ra_udevd_stop
         [ -n "$W" ] && rm -rf "$W"
         exit "$rc"
 }
@@ -205,16 +203,8 @@ if command -v flock >/dev/null; then
         flock -w 600 9 || die "a test or another bench run holds /run/lock/readahead-agent-udev-tests.lock"
 fi
 
-if ! udevadm control --ping --timeout=5 >/dev/null 2>&1; then
-        [ -x "$UDEVD" ] || die "no udevd running and $UDEVD not found"
-        log "starting $UDEVD --daemon (stopped again at exit)"
-        "$UDEVD" --daemon
-        UDEVD_STARTED=1
-        for _ in $(seq 50); do
-                udevadm control --ping --timeout=1 >/dev/null 2>&1 && break
-                sleep 0.1
-        done
-fi
+ra_udevd_start || die "$RA_UDEVD_ERROR"
+KMSG_START=$(ra_udevd_kmsg_lines)
 [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
 [ -e /dev/loop-control ] || die "no loop device support"
 
@@ -277,9 +267,9 @@ ADD_BASE=$((BASE + N))
 
 # The rules this script swaps. Anything already in /run is put back at exit.
 mkdir -p "$RULE_DIR"
-if [ -e "$RULE_80" ] || [ -L "$RULE_80" ]; then
-        SAVED_80=$W/saved-80.rules
-        mv "$RULE_80" "$SAVED_80"
+if [ -e "$RULE_AGENT" ] || [ -L "$RULE_AGENT" ]; then
+        SAVED_AGENT=$W/saved-agent.rules
+        mv "$RULE_AGENT" "$SAVED_AGENT"
 fi
 if [ -e "$RULE_99" ] || [ -L "$RULE_99" ]; then
         SAVED_99=$W/saved-99.rules
@@ -287,25 +277,25 @@ if [ -e "$RULE_99" ] || [ -L "$RULE_99" ]; then
 fi
 RULES_TOUCHED=1
 
-# Variant rules. Each is written as /run/udev/rules.d/80-readahead-agent.rules,
+# Variant rules. Each is written as /run/udev/rules.d/99-readahead-agent.rules,
 # which masks an installed rule of that name; 99-nfs.rules is masked (empty
 # file) except in the add storm's nfsrahead variant.
 MATCH='ACTION=="change", SUBSYSTEM=="block", ENV{DEVTYPE}=="disk"'
 rule_text() {
         case $1 in
         none) printf '# bench: no rule (masks an installed one)\n' ;;
-        trivial) printf '%s, IMPORT{program}="%s"\n' "$MATCH" "$W/trivial" ;;
-        trivial-udev) printf '%s, IMPORT{program}="%s"\n' "$MATCH" "$W/trivial-udev" ;;
+        trivial) printf '%s, RUN+="%s"\n' "$MATCH" "$W/trivial" ;;
+        trivial-udev) printf '%s, RUN+="%s"\n' "$MATCH" "$W/trivial-udev" ;;
         nfsrahead) printf '%s, PROGRAM="%s %%k", ATTR{queue/read_ahead_kb}="%%c"\n' "$MATCH" "$NFSRAHEAD" ;;
         trivial-bdi) printf 'SUBSYSTEM=="bdi", ACTION=="add", PROGRAM="%s %%k"\n' "$W/trivial" ;;
         agent-bdi)
                 # Our rule without its block branch: what the bdi part alone
                 # costs a storm of bdi add events.
                 sed -e "s|@RA_AGENT_PATH@|$AGENT ${AGENT_ARGS[*]}|g" -e '/SUBSYSTEM=="block", GOTO=/d' \
-                        "$SRC_DIR/rules/80-readahead-agent.rules.in" ;;
+                        "$SRC_DIR/rules/99-readahead-agent.rules.in" ;;
         agent-fuse)
                 # Our rule with a config root whose drop-in sets FUSE mounts.
-                sed "s|@RA_AGENT_PATH@|$AGENT --root $W/root-fuse|g" "$SRC_DIR/rules/80-readahead-agent.rules.in" ;;
+                sed "s|@RA_AGENT_PATH@|$AGENT --root $W/root-fuse|g" "$SRC_DIR/rules/99-readahead-agent.rules.in" ;;
         agent)
                 if [ "$AGENT_MODE" = installed ]; then
                         return 1 # the installed file itself
@@ -315,13 +305,13 @@ rule_text() {
                 # and comes along here. Should it move to a file of its own,
                 # emit that file here too, with @RA_AGENT_PATH@ replaced the
                 # same way, and the add storm below measures it unchanged.
-                sed "s|@RA_AGENT_PATH@|$AGENT ${AGENT_ARGS[*]}|g" "$SRC_DIR/rules/80-readahead-agent.rules.in"
+                sed "s|@RA_AGENT_PATH@|$AGENT ${AGENT_ARGS[*]}|g" "$SRC_DIR/rules/99-readahead-agent.rules.in"
                 ;;
         esac
 }
 # What our rule does on a loop device's bdi add event (bdi "7:N").
 agent_bdi_note() {
-        local f=$SRC_DIR/rules/80-readahead-agent.rules.in
+        local f=$SRC_DIR/rules/99-readahead-agent.rules.in
         [ "$AGENT_MODE" = installed ] && f=$INSTALLED_RULE
         if ! grep -qs 'SUBSYSTEM=="bdi"' "$f"; then
                 echo "block add/change; **no bdi rule yet**"
@@ -337,9 +327,9 @@ CURRENT=""
 use_rules() {
         local key="$1 ${2:-}"
         [ "$CURRENT" = "$key" ] && return 0
-        rm -f "$RULE_80"
+        rm -f "$RULE_AGENT"
         if rule_text "$1" >"$W/rule.tmp"; then
-                mv "$W/rule.tmp" "$RULE_80"
+                mv "$W/rule.tmp" "$RULE_AGENT"
         fi
         if [ "${2:-}" = nfs ]; then
                 rm -f "$RULE_99"
@@ -430,9 +420,9 @@ if [ "$DO_CHANGE" = 1 ]; then
                 for v in "${VARIANTS[@]}"; do
                         case $v in
                         none) label="no rule" ;;
-                        trivial) label="\`IMPORT{program}\` of a program that exits 0" ;;
+                        trivial) label="\`RUN\` of a program that exits 0" ;;
                         trivial-udev) label="the same, linked to libudev, reading its event" ;;
-                        agent) label="readahead-agent (\`IMPORT{program}\`)" ;;
+                        agent) label="readahead-agent (\`RUN\`)" ;;
                         nfsrahead) label="nfsrahead (\`PROGRAM\` + \`ATTR{queue/read_ahead_kb}\`)" ;;
                         esac
                         awk -v l="$label" -v t="${CH_MED[$v]}" -v b="$base" -v n="$N" -v v="$v" 'BEGIN {
@@ -690,6 +680,20 @@ if [ "$DO_MOUNT" = 1 ]; then
                 echo "FUSE stands in for NFS (no NFS client in this kernel): the same kind of bdi, added while mount(2) runs. The default profile leaves FUSE alone (Size=keep): the agent decides and writes nothing; with the drop-in it writes, as it would for NFS. The helper answers FUSE_INIT right after each mount(2) with the kernel's own max_readahead offer (128 KiB), as libfuse does; the kernel lowers the bdi to that when the reply arrives, so the agent hands FUSE writes to its detached waiter, which writes after that answer (tests/real/fuse-init-race.sh): \"read_ahead_kb left\" is counted 2 s after settle, untimed. The wall time includes the mount(2) calls."
                 echo
         } >>"$MD"
+fi
+
+# A helper that is too slow gets its udev worker killed: say whether any was.
+if [ "$RA_UDEVD_STARTED" = 1 ]; then
+        kills=$(ra_udevd_worker_kills "$KMSG_START")
+        if [ -n "$kills" ]; then
+                log "udevd reported killed or timed-out workers:"
+                printf '%s\n' "$kills" >&2
+                echo "udev workers killed or timed out during the run: **$(wc -l <<<"$kills")** (see stderr)." >>"$MD"
+        else
+                echo "udev workers killed or timed out during the run: 0 (udevd, started by the bench, logs to the kernel log)." >>"$MD"
+        fi
+else
+        echo "udev workers killed: not checked (a udevd was already running; its log is not ours to read)." >>"$MD"
 fi
 
 echo

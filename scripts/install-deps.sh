@@ -5,6 +5,7 @@ set -euo pipefail
 
 build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev udev scdoc)
 test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time bindfs
+           jq prometheus-node-exporter curl
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 
 packages=("${build_deps[@]}")

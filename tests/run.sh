@@ -15,13 +15,13 @@ jobs=$(nproc)
 fuzz_seconds=${RA_FUZZ_SECONDS:-20}
 
 echo "== sanitizer build (ASan + UBSan)"
-cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
         ctest --test-dir build-asan --output-on-failure -j1
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
-cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo
 for t in profile expr mountinfo; do
         corpus=$(mktemp -d)
@@ -34,6 +34,6 @@ echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loop
 bash tests/package/package.sh
 
 echo "== release build, full suite"
-cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo
+cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"
 ctest --test-dir build --output-on-failure -j1

@@ -164,7 +164,14 @@ static void decide_and_apply(const struct options *o, const struct ra_config *co
                         result = "dry-run";
                 else if (facts->current_known && facts->current_kb == d.target_kb)
                         result = "unchanged"; /* the common change event: nothing to write or log */
-                else {
+                else if (d.deferred) {
+                        result = "deferred";
+                        char msg[256];
+                        snprintf(msg, sizeof(msg),
+                                 "%s: not writing read_ahead_kb %" PRIu64 " now: %s; the next change event will",
+                                 facts->name, d.target_kb, d.deferred);
+                        ra_journal_send(LOG_INFO, msg, NULL, 0);
+                } else {
                         r = ra_write_read_ahead(facts->attr_path, d.target_kb, &now_kb);
                         result = r < 0 ? "failed" : "written";
                         log_result(facts, &d, result, rule, now_kb, r);

@@ -252,6 +252,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 snprintf(d.reason + l, sizeof(d.reason) - l, ", %s in whole %uK pages",
                          ra_format_size_kb(d.target_kb, b), f->page_kb);
         }
+        d.deferred = f->write_blocked;
         *ret = d;
         return 0;
 }

@@ -43,6 +43,9 @@ struct ra_decision {
         uint64_t device_cap_kb; /* 0: not in force */
         uint64_t target_kb;
         char reason[200];
+        /* Not now: writing could block (facts.write_blocked). The next change
+         * event (the map resumed, a path came back) brings the write. */
+        const char *deferred;
 };
 
 int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *ret,

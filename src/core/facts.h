@@ -75,6 +75,7 @@ struct ra_facts {
         uint64_t io_min_bytes;
         uint64_t io_opt_bytes;
         uint64_t physical_block_bytes;
+        uint64_t max_sectors_kb; /* largest request; since 6.17 the io_opt of a rotational disk without one */
 
         /* Stripe geometry, when trustworthy (see facts-block.c). */
         uint64_t chunk_bytes;
@@ -104,6 +105,12 @@ struct ra_facts {
         /* host */
         uint64_t mem_total_kb;
         unsigned page_kb;
+        unsigned kernel_major, kernel_minor; /* 0.0 when unknown */
+
+        /* Why writing read_ahead_kb could block right now: the write freezes
+         * the queue, and a suspended dm device or a multipath map with no
+         * usable path would hold it (and the udev worker). NULL: safe. */
+        const char *write_blocked;
 
         /* The read_ahead_kb attribute, and the value the kernel holds now
          * (current_known false if unreadable). */

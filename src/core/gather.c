@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "gather.h"
@@ -91,6 +92,25 @@ void ra_gather_host(struct ra_facts *f) {
         long page = sysconf(_SC_PAGESIZE);
         f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
         (void) ra_read_mem_total_kb(&f->mem_total_kb);
+
+        struct utsname u;
+        if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &f->kernel_major, &f->kernel_minor) != 2)
+                f->kernel_major = f->kernel_minor = 0;
+}
+
+static bool prop_is(const struct ra_facts *f, const char *key, const char *value) {
+        const char *v = ra_facts_get_prop(f, key);
+        return v && strcmp(v, value) == 0;
+}
+
+/* DM_SUSPENDED and MPATH_DEVICE_READY come from dm's and multipath's own udev
+ * rules; sysfs dm/suspended also covers a suspend with no event yet. */
+static const char *dm_write_blocked(const char *syspath, const struct ra_facts *f) {
+        if (prop_is(f, "DM_SUSPENDED", "1") || attr_u64(syspath, "dm/suspended") == 1)
+                return "the dm device is suspended";
+        if (prop_is(f, "MPATH_DEVICE_READY", "0"))
+                return "the multipath map has no usable path";
+        return NULL;
 }
 
 static bool has_prefix(const char *s, const char *prefix) {
@@ -194,6 +214,7 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         f->io_min_bytes = attr_u64(syspath, "queue/minimum_io_size");
         f->io_opt_bytes = attr_u64(syspath, "queue/optimal_io_size");
         f->physical_block_bytes = attr_u64(syspath, "queue/physical_block_size");
+        f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
 
         snprintf(f->attr_path, sizeof(f->attr_path), "%s/queue/read_ahead_kb", syspath);
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
@@ -214,6 +235,7 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
                 char uuid[160];
                 attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
                 dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
+                f->write_blocked = dm_write_blocked(syspath, f);
         }
         if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM)
                 list_slaves(syspath, f->slaves, sizeof(f->slaves));

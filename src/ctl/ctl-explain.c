@@ -8,6 +8,8 @@
 #include "ctl.h"
 #include "decide.h"
 #include "devices.h"
+#include "drift.h"
+#include "nfsrahead.h"
 #include "output.h"
 #include "size.h"
 #include "status.h"
@@ -38,6 +40,15 @@ static void probe_content(const char *devnode, char *type, size_t type_size, cha
 
 static const char *yes_no(bool b) {
         return b ? "yes" : "no";
+}
+
+/* Which mechanism explains a current value other than the target. */
+static void drift_of(struct ctl *ctl, const struct device *d, struct ra_drift *ret) {
+        const struct ra_facts *f = &d->facts;
+        const bool has_target = !d->decision.keep && d->decide_error == 0;
+        uint64_t nfs_kb = f->class == RA_CLASS_NFS ? nfsrahead_kb(ctl->root, f->fstype) : 0;
+
+        ra_drift_explain(f, has_target ? d->decision.target_kb : 0, nfs_kb, ret);
 }
 
 static void explain_text(struct ctl *ctl, const struct device *d, const char *content,
@@ -120,6 +131,14 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
         else
                 printf("%s from %s (%s)%s\n", ra_format_size_kb(d->decision.target_kb, a),
                        d->rule, d->decision.reason, device_drifts(d) ? "; current differs" : "");
+
+        struct ra_drift drift;
+        drift_of(ctl, d, &drift);
+        if (drift.cause != RA_DRIFT_NONE)
+                printf("Current %s, not %s: %s.\n", ra_format_size_kb(f->current_kb, a),
+                       ra_format_size_kb(d->decision.target_kb, b), drift.why);
+        if (d->decision.deferred && drift.cause != RA_DRIFT_NONE)
+                printf("Not written now: %s; the next change event writes it.\n", d->decision.deferred);
 }
 
 static void explain_json(struct ctl *ctl, const struct device *d, const char *content,
@@ -175,6 +194,18 @@ static void explain_json(struct ctl *ctl, const struct device *d, const char *co
         const bool has_target = !d->decision.keep && d->decide_error == 0;
         json_uint_or_null(&j, "rule_kb", has_target, d->decision.rule_kb);
         json_uint_or_null(&j, "target_kb", has_target, d->decision.target_kb);
+
+        struct ra_drift drift;
+        drift_of(ctl, d, &drift);
+        if (drift.cause == RA_DRIFT_NONE)
+                json_string(&j, "drift_cause", NULL);
+        else {
+                json_begin_object(&j, "drift_cause");
+                json_string(&j, "cause", ra_drift_cause_to_string(drift.cause));
+                json_uint_or_null(&j, "explained_kb", drift.explained_kb > 0, drift.explained_kb);
+                json_string(&j, "why", drift.why);
+                json_end_object(&j);
+        }
         json_end_object(&j);
         json_finish(&j);
 }

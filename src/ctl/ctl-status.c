@@ -9,6 +9,7 @@
 #include "gather.h"
 #include "output.h"
 #include "size.h"
+#include "prometheus.h"
 #include "status.h"
 #include "systemd.h"
 
@@ -35,6 +36,7 @@ void json_device_fields(struct json *j, const struct device *d) {
         json_uint_or_null(j, "target_kb", has_target, d->decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
         json_bool(j, "drift", device_drifts(d));
+        json_string(j, "deferred", d->decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", f->mount_point);
                 json_uint(j, "mount_points", f->n_mount_points);
@@ -128,7 +130,9 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         if (systemd_failed_bdi_units(&failed) < 0)
                 failed = NULL; /* status works without systemd's answer */
 
-        if (ctl->json) {
+        if (ctl->format == FORMAT_PROMETHEUS)
+                status_prometheus(stdout, list, n);
+        else if (ctl->json) {
                 struct json j = { .f = stdout };
                 json_begin_object(&j, NULL);
                 json_string(&j, "profile", ctl->config->profile.name);

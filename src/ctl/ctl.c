@@ -23,6 +23,8 @@ static void help(void) {
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
                "  --json        machine-readable output (status, explain)\n"
+               "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
+               "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
                "\ncalibrate:\n"
                "  --time SECONDS  measuring budget (default 120)\n"
@@ -47,6 +49,7 @@ const char *short_rule(const char *rule) {
 int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "json", no_argument, NULL, 'j' },
+                { "format", required_argument, NULL, 'f' },
                 { "root", required_argument, NULL, 'r' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
@@ -64,11 +67,24 @@ int main(int argc, char **argv) {
 
         /* GNU getopt moves the verb and its arguments behind the options. */
         while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
-                if (strchr("tmMnsw", c) && !ctl.calibrate.given)
+                if (c > 0 && strchr("tmMnsw", c) && !ctl.calibrate.given)
                         ctl.calibrate.given = argv[optind - 1];
                 switch (c) {
                 case 'j':
-                        ctl.json = true;
+                        ctl.format = FORMAT_JSON;
+                        break;
+                case 'f':
+                        if (strcmp(optarg, "table") == 0)
+                                ctl.format = FORMAT_TABLE;
+                        else if (strcmp(optarg, "json") == 0)
+                                ctl.format = FORMAT_JSON;
+                        else if (strcmp(optarg, "prometheus") == 0)
+                                ctl.format = FORMAT_PROMETHEUS;
+                        else {
+                                fprintf(stderr, "readahead-ctl: --format: '%s' is not table, json or prometheus\n",
+                                        optarg);
+                                return EXIT_USAGE;
+                        }
                         break;
                 case 'r':
                         ctl.root = optarg;
@@ -113,6 +129,11 @@ int main(int argc, char **argv) {
                         return EXIT_USAGE;
                 }
                 optind++;
+        }
+        ctl.json = ctl.format == FORMAT_JSON;
+        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
+                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
+                return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate) {
                 fprintf(stderr, "readahead-ctl %s: %s is an option of calibrate only\n", verb->name,

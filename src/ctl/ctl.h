@@ -20,9 +20,16 @@ struct calibrate_options {
         const char *given; /* the first of them on the command line, for errors */
 };
 
+enum output_format {
+        FORMAT_TABLE,
+        FORMAT_JSON,
+        FORMAT_PROMETHEUS, /* status only */
+};
+
 struct ctl {
         const char *root;
-        bool json;
+        bool json; /* format == FORMAT_JSON */
+        enum output_format format;
         struct calibrate_options calibrate;
         struct udev *udev;
         struct ra_config *config;

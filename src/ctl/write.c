@@ -17,6 +17,11 @@ enum write_result write_target(const char *verb, const struct ra_facts *f, uint6
                 printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
                 return WRITE_OK;
         }
+        if (f->write_blocked) {
+                /* Not a failure: udev's change event on resume writes it. */
+                printf("%-10s %s, deferred: %s\n", f->name, ra_format_size_kb(target_kb, a), f->write_blocked);
+                return WRITE_OK;
+        }
         int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
         if (r == -EACCES || r == -EPERM) {
                 fprintf(stderr, "readahead-ctl %s: %s: permission denied: run as root\n", verb, f->name);

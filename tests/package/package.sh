@@ -34,14 +34,14 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+# shellcheck source=tests/udevd.sh
+. "$src/tests/udevd.sh"
 name=package
 PKG=readahead-agent
-UDEVD=${RA_UDEVD:-/lib/systemd/systemd-udevd}
 WAIT_FOREIGN=${RA_PACKAGE_WAIT:-900} # seconds to wait for a foreign test rule to go away
 
 tmp=""
 loops=()
-udevd_started=0
 installed=0
 source_stash=""
 etc_dir_created=0
@@ -103,9 +103,7 @@ cleanup() {
                 losetup -d "$l" || log "could not detach $l"
         done
         [ "${#loops[@]}" -gt 0 ] && udevadm settle --timeout=30
-        if [ "$udevd_started" = 1 ]; then
-                udevadm control --exit
-        fi
+        ra_udevd_stop
         if [ -n "$tmp" ] && [ -d "$tmp" ]; then
                 if [ -n "${RA_KEEP_TMP:-}" ]; then log "kept $tmp"; else rm -rf "$tmp"; fi
         fi
@@ -132,8 +130,8 @@ case $(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true) in
 *) fail "$PKG is installed on this machine (dpkg); this test installs and purges it: purge it first" ;;
 esac
 # A rule of the same name in /etc or /run hides the packaged one from udevd.
-[ ! -e /etc/udev/rules.d/80-readahead-agent.rules ] ||
-        fail "/etc/udev/rules.d/80-readahead-agent.rules overrides the packaged rule"
+[ ! -e /etc/udev/rules.d/99-readahead-agent.rules ] ||
+        fail "/etc/udev/rules.d/99-readahead-agent.rules overrides the packaged rule"
 
 trap cleanup EXIT
 
@@ -142,7 +140,7 @@ trap cleanup EXIT
 source_stash=""
 source_files=()
 for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-agent \
-        /lib/udev/rules.d/80-readahead-agent.rules /usr/lib/udev/rules.d/80-readahead-agent.rules \
+        /lib/udev/rules.d/99-readahead-agent.rules /usr/lib/udev/rules.d/99-readahead-agent.rules \
         /lib/systemd/system/readahead-agent-bdi@.service /usr/lib/systemd/system/readahead-agent-bdi@.service \
         /usr/share/man/man8/readahead-ctl.8 /usr/share/man/man8/readahead-agent.8 \
         /usr/share/man/man5/readahead.conf.5 /usr/share/bash-completion/completions/readahead-ctl; do
@@ -205,22 +203,16 @@ log "lintian: $n_e error(s), $n_w warning(s), $n_o override(s)"
 
 # ---- 3. udevd and loop devices ---------------------------------------------
 
-if ! udevadm control --ping --timeout=5 >/dev/null 2>&1; then
-        [ -x "$UDEVD" ] || skip "no udevd running and $UDEVD not found"
-        log "starting $UDEVD --daemon"
-        "$UDEVD" --daemon || skip "could not start $UDEVD"
-        udevd_started=1
-        for _ in $(seq 50); do
-                udevadm control --ping --timeout=1 >/dev/null 2>&1 && break
-                sleep 0.1
-        done
-        udevadm control --ping --timeout=5 >/dev/null 2>&1 || skip "udevd started but does not answer"
-fi
+# The lock of tests/real and the bench: one owner of udevd and its rules.
+mkdir -p /run/lock
+exec 9>/run/lock/readahead-agent-udev-tests.lock
+flock -w 900 9 || fail "another test or bench run holds /run/lock/readahead-agent-udev-tests.lock"
+ra_udevd_start || skip "$RA_UDEVD_ERROR"
 
-# tests/real and bench put their own 80-readahead-agent.rules in
+# tests/real and bench put their own 99-readahead-agent.rules in
 # /run/udev/rules.d while they run, which hides the packaged rule (and their
 # agent would handle our loops): wait until there is none.
-foreign_rule=/run/udev/rules.d/80-readahead-agent.rules
+foreign_rule=/run/udev/rules.d/99-readahead-agent.rules
 wait_no_foreign_rule() {
         local waited=0
         while [ -e "$foreign_rule" ]; do
@@ -385,7 +377,7 @@ for f in /usr/share/man/man8/readahead-ctl.8.gz /usr/share/man/man8/readahead-ag
         [ -s "$f" ] || fail "$f is not installed"
 done
 bash -n /usr/share/bash-completion/completions/readahead-ctl || fail "the bash completion does not parse"
-rule=$(dpkg -L "$PKG" | grep '/rules.d/80-readahead-agent.rules$') || fail "no udev rule in the package"
+rule=$(dpkg -L "$PKG" | grep '/rules.d/99-readahead-agent.rules$') || fail "no udev rule in the package"
 [ -f "$rule" ] || fail "$rule is not installed"
 log "ok: installed: status, check, cat-config, man pages, completion, $rule"
 

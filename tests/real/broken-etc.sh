@@ -49,9 +49,9 @@ ra_set_ra "$small" 4096
 ra_change "$big" "$small"
 ra_dump "$big" "$small"
 ra_expect_ra "$big" 512
-ra_expect_prop_match "$big" READAHEAD_RULE '*profiles/default.conf:disk'
+ra_expect_status_match "$big" rule '*profiles/default.conf:disk'
 ra_expect_ra "$small" 32
-ra_expect_prop_match "$small" READAHEAD_RULE '*50-good.conf:good'
+ra_expect_status_match "$small" rule '*50-good.conf:good'
 
 # apply: same decisions, whatever it says about the broken file.
 ra_set_ra "$big" 4096
@@ -89,9 +89,9 @@ ra_dump "$big" "$small"
 ra_expect_ra "$big" 512
 ra_expect_ra "$small" 64
 # The rule comes from the vendor file, not from the broken /etc copy.
-ra_expect_prop_match "$big" READAHEAD_RULE "*$RA_VENDOR_DIR/profiles/default.conf:disk"
-if [[ $(ra_prop "$big" READAHEAD_RULE) == */etc/* ]]; then
-        ra_fail "READAHEAD_RULE names the broken /etc profile"
+ra_expect_status_match "$big" rule "*$RA_VENDOR_DIR/profiles/default.conf:disk"
+if [[ $(ra_status "$big" rule) == */etc/* ]]; then
+        ra_fail "the rule named the broken /etc profile"
 fi
 
 # A clean configuration checks clean.

@@ -5,8 +5,8 @@
 #   - --json carries device, knee_kb and samples, no progress bar off a tty;
 #   - read_ahead_kb is put back; --write refuses without a stable id, and
 #     with one (ID_SERIAL, set by a udev rule as a vendor rule would) writes
-#     a drop-in rule by that id, applies it; explain, apply and a change event
-#     all honour it.
+#     a drop-in rule by that id, applies it; explain, apply and the agent on a
+#     change event all honour it.
 . "$(dirname "$0")/calibrate-common.sh"
 ra_calibrate_init
 ra_install_rule
@@ -26,10 +26,8 @@ ra_expect_ra "$dev" 512
 
 # A udev rule gives the device a serial number, as a vendor rule would.
 serial="RA-CALIBRATE-$$-0001"
-idrule=/run/udev/rules.d/61-ra-calibrate-test-$$.rules
-RA_CLEANUP_HOOKS+=("rm -f $idrule; udevadm control --reload")
-printf 'ACTION=="add|change", KERNEL=="%s", ENV{ID_SERIAL}="%s"\n' "$dev" "$serial" >"$idrule"
-udevadm control --reload
+ra_add_rule "61-ra-calibrate-test-$$.rules" \
+        "$(printf 'ACTION=="add|change", KERNEL=="%s", ENV{ID_SERIAL}="%s"' "$dev" "$serial")"
 ra_change "$dev"
 ra_expect_prop "$dev" ID_SERIAL "$serial"
 ra_expect_ra "$dev" 512
@@ -82,4 +80,3 @@ ra_expect_ra "$dev" 1024
 ra_set_ra "$dev" 128
 ra_change "$dev"
 ra_expect_ra "$dev" 1024
-ra_expect_prop_match "$dev" READAHEAD_RULE "*/80-$section.conf:$section"

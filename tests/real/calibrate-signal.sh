@@ -16,7 +16,7 @@ ra_interrupt() {
         RC=0
         ra_emu_exec -x "$RA_CTL" --root "$ROOT" calibrate --time 60 "$dev" >"$RA_TMP/out.txt" 2>"$err" &
         pid=$!
-        RA_CLEANUP_HOOKS+=("kill $pid 2>/dev/null; wait $pid 2>/dev/null")
+        RA_BG_PIDS+=("$pid")
         for i in $(seq 100); do
                 [ "$(ra_ra_kb "$dev")" != 300 ] && break
                 sleep 0.1
@@ -27,6 +27,7 @@ ra_interrupt() {
                 kill -s "$i" "$pid"
         done
         wait "$pid" || RC=$?
+        RA_BG_PIDS=() # reaped: its pid may be reused
         cat "$err" >&2
         # (after a second signal it leaves at once, without a word)
         [ $# -gt 1 ] || grep -q "interrupted by" "$err" || ra_fail "calibrate did not say it was interrupted"

@@ -16,11 +16,7 @@ ra_set_ra "$small" 4
 ra_change "$big" "$small"
 ra_dump "$big" "$small"
 ra_expect_ra "$big" 512
-ra_expect_prop "$big" READAHEAD_PREVIOUS_KB 4096
-ra_expect_prop "$big" READAHEAD_RESULT written
 ra_expect_ra "$small" 64
-ra_expect_prop "$small" READAHEAD_PREVIOUS_KB 4
-ra_expect_prop "$small" READAHEAD_RESULT written
 
 # Again, with udevadm trigger's own --settle and nothing else.
 ra_set_ra "$big" 128

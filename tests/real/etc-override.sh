@@ -36,10 +36,10 @@ ra_set_ra "$small" 4096
 ra_change "$big" "$small"
 ra_dump "$big" "$small"
 ra_expect_ra "$big" 256
-ra_expect_prop "$big" READAHEAD_TARGET_KB 256
-ra_expect_prop_match "$big" READAHEAD_RULE '*default.conf.d/50-loop.conf:loops'
+ra_expect_status "$big" target_kb 256
+ra_expect_status_match "$big" rule '*default.conf.d/50-loop.conf:loops'
 ra_expect_ra "$small" 64
-ra_expect_prop "$small" READAHEAD_TARGET_KB 64
+ra_expect_status "$small" target_kb 64
 
 # 2. Profile switch. throughput: Default=1M, Rule ssd 4M; the 20 GiB device's
 # small-device cap is 1 MiB, so 1024 whatever its class. The default.conf
@@ -57,12 +57,12 @@ ra_set_ra "$big" 128
 ra_change "$big" "$small"
 ra_dump "$big" "$small"
 ra_expect_ra "$big" 1024
-ra_expect_prop "$big" READAHEAD_TARGET_KB 1024
-ra_expect_prop_match "$big" READAHEAD_RULE '*profiles/throughput.conf:*'
+ra_expect_status "$big" target_kb 1024
+ra_expect_status_match "$big" rule '*profiles/throughput.conf:*'
 ra_expect_ra "$small" 64
 
 # 3. Removing the override restores the default profile on the next event.
 rm "$etc/readahead.conf.d/50-profile.conf"
 ra_change "$big" "$small"
 ra_expect_ra "$big" 512
-ra_expect_prop_match "$big" READAHEAD_RULE '*profiles/default.conf:disk'
+ra_expect_status_match "$big" rule '*profiles/default.conf:disk'

@@ -11,7 +11,7 @@ ra_attach 64M small
 ra_attach 1M tiny
 ra_dump "$small" "$tiny"
 ra_expect_ra "$small" 64
-ra_expect_prop "$small" READAHEAD_TARGET_KB 64
-ra_expect_prop_match "$small" READAHEAD_RULE '*profiles/default.conf:disk'
+ra_expect_status "$small" target_kb 64
+ra_expect_status_match "$small" rule '*profiles/default.conf:disk'
 ra_expect_ra "$tiny" 8
-ra_expect_prop "$tiny" READAHEAD_TARGET_KB 8
+ra_expect_status "$tiny" target_kb 8
