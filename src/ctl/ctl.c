@@ -22,17 +22,18 @@ static void help(void) {
         for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
-               "  --json        machine-readable output (status, explain)\n"
+               "  --json        machine-readable output (status, explain, calibrate)\n"
                "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
                "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
-               "\ncalibrate:\n"
-               "  --time SECONDS  measuring budget (default 120)\n"
-               "  --min SIZE, --max SIZE  range of read_ahead_kb, powers of two (16K, 16M)\n"
-               "  --rounds N      rounds, interleaved (default 3)\n"
-               "  --streams N     concurrent streams in the several-streams step (default 4)\n"
-               "  --write         write a rule for the device by its ID_WWN or ID_SERIAL, apply it\n\n"
                "  --help, --version\n\n"
+               "Options of calibrate:\n"
+               "  --time SECONDS          measuring time (default 120)\n"
+               "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
+               "  --rounds N              rounds, interleaved (default 3)\n"
+               "  --streams N             streams read at once (default 4)\n"
+               "  --write                 make the knee a rule for the device by its\n"
+               "                          ID_WWN or ID_SERIAL, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
 }
