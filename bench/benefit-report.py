@@ -43,6 +43,7 @@ def load(results_path, meta_path):
             r = dict(kv.split("=") for kv in rest.split())
             r = {k: float(v) for k, v in r.items()}
             r["device_bytes"] = int(dev_bytes)
+            r["oom_killed"] = bool(r.get("oom_killed"))
             r["amplification"] = r["device_bytes"] / r["bytes"] if r["bytes"] else float("nan")
             runs[(m, wl, int(kb))] = r
     return meta, order, runs
@@ -61,6 +62,8 @@ def fmt_value(v, wl):
 def cell(r, wl):
     if r is None:
         return "-"
+    if r["oom_killed"]:
+        return f"OOM-killed ({r['device_bytes'] / 2**20:.0f} MiB read)"
     return f"{fmt_value(value(r, wl), wl)} ×{r['amplification']:.2f}"
 
 
@@ -152,8 +155,8 @@ def seeds(p, meta, runs):
         p("|---|" + "---:|" * len(thrash))
         p("| issue | " + " | ".join(str(v) for v in thrash.values()) + " |")
         for m in rows:
-            p(f"| {m} | " + " | ".join(f"{256 * runs[(m, 'mem32', k)]['amplification']:.0f}" for k in thrash)
-              + " |")
+            p(f"| {m} | " + " | ".join("OOM-killed" if runs[(m, 'mem32', k)]["oom_killed"] else
+                                      f"{256 * runs[(m, 'mem32', k)]['amplification']:.0f}" for k in thrash) + " |")
         p("")
 
 
@@ -164,7 +167,8 @@ def plot(args, meta, order, runs):
         md = meta[m]
         agent_kb.add(md["agent"])
         for wl, dash in (("seq1", 1), ("seq8", 2)):
-            pts = [(kb, runs[(m, wl, kb)]["mib_per_s"]) for kb in SWEEP if (m, wl, kb) in runs]
+            pts = [(kb, runs[(m, wl, kb)]["mib_per_s"]) for kb in SWEEP
+                   if (m, wl, kb) in runs and runs[(m, wl, kb)]["mib_per_s"] > 0]
             if not pts:
                 continue
             path = os.path.join(args.workdir, f"plot-{m}-{wl}.dat")
