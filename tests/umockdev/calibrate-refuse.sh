@@ -17,7 +17,6 @@ missing() {
         exit 77
 }
 command -v umockdev-run >/dev/null || missing "umockdev-run not found (install the umockdev package)"
-[ "$(id -u)" = 0 ] || missing "calibrate checks for root before anything else"
 for v in RA_TESTROOT RA_CTL; do
         [ -n "${!v:-}" ] || { echo "ERROR: $v is not set (run through ctest)" >&2; exit 2; }
 done
@@ -53,6 +52,13 @@ check() {
         fi
 }
 
+if [ "$(id -u)" != 0 ]; then
+        # calibrate asks for root before anything else (a package build runs
+        # this without root): that is all there is to check.
+        check sata-hdd 1 "calibrate: needs root" /sys/block/sda/queue/read_ahead_kb calibrate sda
+        [ "$fails" = 0 ] || exit 1
+        exit 0
+fi
 check zram 1 "zram0 is a memory device" /sys/block/zram0/queue/read_ahead_kb calibrate zram0
 check zram 1 "zram0 is a memory device" /sys/block/zram0/queue/read_ahead_kb calibrate --write /dev/zram0
 check optical 1 "sr0 is an optical drive" /sys/block/sr0/queue/read_ahead_kb calibrate sr0
