@@ -22,8 +22,8 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo
-for t in profile expr mountinfo; do
+cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-text
+for t in profile expr mountinfo text; do
         corpus=$(mktemp -d)
         cp tests/fuzz/corpus/"$t"/* "$corpus"/
         build-fuzz/tests/fuzz/fuzz-"$t" -max_total_time="$fuzz_seconds" -max_len=4096 "$corpus" 2>&1 | tail -n 3

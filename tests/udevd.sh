@@ -50,7 +50,8 @@ ra_udevd_start() {
         fi
         # Its warnings (a worker killed for a slow helper, a failed rule) go
         # to the kernel log, where a test or the bench can find them.
-        if ! SYSTEMD_LOG_TARGET=kmsg "$RA_UDEVD" --daemon; then
+        # fd 9 is the callers' lock: the daemon must not keep it held.
+        if ! SYSTEMD_LOG_TARGET=kmsg "$RA_UDEVD" --daemon 9>&-; then
                 RA_UDEVD_ERROR="could not start $RA_UDEVD"
                 return 1
         fi

@@ -8,6 +8,7 @@
  * It always exits 0 once running under udev: a failing helper would only make
  * udev log noise, and there is nothing udev could do about it.
  */
+#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -16,6 +17,8 @@
 #include <string.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <syslog.h>
@@ -95,9 +98,59 @@ static bool streq_ptr(const char *a, const char *b) {
         return a && b && strcmp(a, b) == 0;
 }
 
-/* Config problems are logged on every event: the administrator must see them
- * in the journal next to the device they affect. */
-static void log_config_problems(const struct ra_config *c) {
+/*
+ * Whether the configuration problems are news: one bad /etc file must not be
+ * logged once per disk (200 copies at boot, against journald's rate limit).
+ * A stamp, ROOT/run/readahead-agent/.config-problems-logged, holds the
+ * fingerprint of the configuration last logged (files with device, inode,
+ * size and mtime, and the problems); any change to a file logs them again.
+ * flock() makes concurrent events agree on one to log. Where the stamp cannot
+ * be kept (read-only /run, --dry-run), every run logs.
+ */
+static bool config_problems_are_news(const struct options *o, const struct ra_config *c) {
+        char *dir = NULL, *path = NULL, want[32], have[32] = "";
+        bool news = true;
+        int fd = -1;
+
+        if (o->dry_run)
+                return c->n_diags > 0;
+        if (asprintf(&dir, "%s/run/readahead-agent", c->root) < 0)
+                return c->n_diags > 0;
+        if (asprintf(&path, "%s/.config-problems-logged", dir) < 0) {
+                free(dir);
+                return c->n_diags > 0;
+        }
+        if (c->n_diags == 0) {
+                (void) unlink(path); /* fixed: the same problem later is news again */
+                news = false;
+                goto out;
+        }
+        /* /run exists on a real system; below --root it may not. */
+        *strrchr(dir, '/') = 0;
+        (void) mkdir(dir, 0755);
+        dir[strlen(dir)] = '/';
+        (void) mkdir(dir, 0755);
+        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+        if (fd < 0 || flock(fd, LOCK_EX) < 0)
+                goto out;
+        snprintf(want, sizeof(want), "%016" PRIx64 "\n", ra_config_fingerprint(c));
+        ssize_t n = pread(fd, have, sizeof(have) - 1, 0);
+        have[n > 0 ? n : 0] = 0;
+        if (strcmp(have, want) == 0)
+                news = false;
+        else if (ftruncate(fd, 0) < 0 || pwrite(fd, want, strlen(want), 0) < 0)
+                news = true; /* cannot remember: better twice than never */
+out:
+        if (fd >= 0)
+                close(fd); /* releases the lock */
+        free(path);
+        free(dir);
+        return news;
+}
+
+static void log_config_problems(const struct options *o, const struct ra_config *c) {
+        if (!config_problems_are_news(o, c))
+                return;
         for (size_t i = 0; i < c->n_diags; i++) {
                 const struct ra_diag *d = &c->diags[i];
                 char msg[512], file[RA_PATH_MAX + 16];
@@ -155,6 +208,7 @@ static void decide_and_apply(const struct options *o, const struct ra_config *co
                 char msg[512];
                 snprintf(msg, sizeof(msg), "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64,
                          facts->name, rule, d.reason, facts->current_kb);
+                /* d.reason names the file and line of the Size= that failed. */
                 ra_journal_send(LOG_ERR, msg, NULL, 0);
         } else if (d.keep)
                 result = "left-alone";
@@ -198,7 +252,7 @@ static int handle_block(const struct options *o, struct udev_device *dev) {
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 goto out;
-        log_config_problems(config);
+        log_config_problems(o, config);
         decide_and_apply(o, config, &facts);
 out:
         ra_config_free(config);
@@ -211,21 +265,43 @@ static bool systemd_is_running(void) {
         return access("/run/systemd/system", F_OK) == 0;
 }
 
+/* The path of this program, however long. */
+static char *self_path(void) {
+        for (size_t size = 256;; size *= 2) {
+                char *buf = malloc(size);
+                if (!buf)
+                        return NULL;
+                ssize_t n = readlink("/proc/self/exe", buf, size);
+                if (n < 0) {
+                        free(buf);
+                        return NULL;
+                }
+                if ((size_t) n < size) {
+                        buf[n] = 0;
+                        return buf;
+                }
+                free(buf); /* may have been cut: try a larger buffer */
+                if (size > 1 << 20)
+                        return NULL;
+        }
+}
+
 /*
  * Starts "readahead-agent --wait-bdi NAME" outside the udev worker: a double
  * fork into its own session, with stdio on /dev/null so that udev does not
- * wait for the pipe. Used only where systemd is not PID 1.
+ * wait for the pipe. Used where systemd is not PID 1, and for --dry-run
+ * (which it passes on: the waiter must not write either).
  */
 static int spawn_waiter(const struct options *o, const char *bdi) {
-        char self[RA_PATH_MAX];
-        ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
-        if (n <= 0)
+        char *self = self_path();
+        if (!self)
                 return -errno;
-        self[n] = 0;
 
         pid_t pid = fork();
-        if (pid < 0)
+        if (pid < 0) {
+                free(self);
                 return -errno;
+        }
         if (pid == 0) {
                 if (setsid() < 0 || fork() != 0)
                         _exit(0);
@@ -235,10 +311,22 @@ static int spawn_waiter(const struct options *o, const char *bdi) {
                         dup2(null, 1);
                         dup2(null, 2);
                 }
-                const char *argv[] = { self, "--wait-bdi", bdi, o->root ? "--root" : NULL, o->root, NULL };
+                const char *argv[8];
+                size_t n = 0;
+                argv[n++] = self;
+                argv[n++] = "--wait-bdi";
+                argv[n++] = bdi;
+                if (o->dry_run)
+                        argv[n++] = "--dry-run";
+                if (o->root) {
+                        argv[n++] = "--root";
+                        argv[n++] = o->root;
+                }
+                argv[n] = NULL;
                 execv(self, (char **) argv);
                 _exit(127);
         }
+        free(self);
         int status;
         (void) waitpid(pid, &status, 0);
         return 0;
@@ -261,7 +349,7 @@ static bool will_write(const struct ra_config *config, const struct ra_facts *fa
 static void fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
         struct statfs st;
         alarm(bound_sec > 0 ? bound_sec : 1);
-        (void) statfs(facts->mount_point, &st);
+        (void) statfs(ra_str(facts->mount_point), &st);
         alarm(0);
 }
 
@@ -275,9 +363,9 @@ static void fuse_keep_value(const struct options *o, const struct ra_config *con
                 ra_facts_init(&facts);
                 int r = ra_gather_bdi(written->name, &facts);
                 /* bdi names are reused: stop once it is another mount. */
-                bool same = r == 0 && strcmp(facts.mount_point, written->mount_point) == 0 &&
-                            strcmp(facts.source, written->source) == 0 &&
-                            strcmp(facts.fstype, written->fstype) == 0;
+                bool same = r == 0 && strcmp(ra_str(facts.mount_point), ra_str(written->mount_point)) == 0 &&
+                            strcmp(ra_str(facts.source), ra_str(written->source)) == 0 &&
+                            strcmp(ra_str(facts.fstype), ra_str(written->fstype)) == 0;
                 if (same && will_write(config, &facts))
                         decide_and_apply(o, config, &facts);
                 ra_facts_done(&facts);
@@ -295,18 +383,28 @@ static int handle_bdi(const struct options *o, const char *bdi) {
         r = ra_gather_bdi(bdi, &facts);
         if (r == -EINVAL || r == -ENODEV)
                 goto out; /* not an anonymous bdi, or gone already */
+        if (r < 0 && r != -ENOENT) {
+                /* Waiting cannot help: mountinfo too large, out of memory. */
+                char msg[256];
+                snprintf(msg, sizeof(msg), "%s: cannot look up its mount in /proc/self/mountinfo: %s",
+                         bdi, r == -EFBIG ? "mountinfo is too large" : strerror(-r));
+                ra_journal_send(LOG_ERR, msg, NULL, 0);
+                printf("READAHEAD_RESULT=failed\n");
+                goto out;
+        }
         bool mounted = r == 0;
 
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 goto out;
-        log_config_problems(config);
+        log_config_problems(o, config);
 
         if (mounted && !(facts.class == RA_CLASS_FUSE && will_write(config, &facts)))
                 decide_and_apply(o, config, &facts);
         else if (config->agent.mount_wait_sec == 0)
                 printf("READAHEAD_RESULT=no-mount\n");
-        else if (systemd_is_running())
+        else if (systemd_is_running() && !o->dry_run)
+                /* (The unit's waiter writes: a dry run waits in its own process.) */
                 /* The rule turns this into SYSTEMD_WANTS=readahead-agent-bdi@NAME.service. */
                 printf("READAHEAD_RESULT=pending\nREADAHEAD_WAIT=systemd\n");
         else {
@@ -358,7 +456,15 @@ static int wait_bdi(const struct options *o, const char *bdi) {
                         goto out;
                 }
                 uint64_t now = now_ms();
-                if (r != -ENOENT || now >= deadline) {
+                if (r != -ENOENT) {
+                        char msg[256];
+                        snprintf(msg, sizeof(msg),
+                                 "%s: cannot look up its mount in /proc/self/mountinfo: %s; read_ahead_kb not changed",
+                                 bdi, r == -EFBIG ? "mountinfo is too large" : strerror(-r));
+                        ra_journal_send(LOG_ERR, msg, NULL, 0);
+                        goto out;
+                }
+                if (now >= deadline) {
                         char msg[256], dev[RA_NAME_MAX + 24];
                         snprintf(msg, sizeof(msg),
                                  "%s: no mount for this bdi in /proc/self/mountinfo after %u s, giving up; read_ahead_kb not changed",
@@ -384,7 +490,7 @@ static int wait_bdi(const struct options *o, const char *bdi) {
                 step_ms = step_ms * 2 > 1000 ? 1000 : step_ms * 2;
         }
 
-        log_config_problems(config);
+        log_config_problems(o, config);
         bool fuse = facts.class == RA_CLASS_FUSE && will_write(config, &facts);
         if (fuse) {
                 fuse_wait_init(&facts, config->agent.mount_wait_sec);

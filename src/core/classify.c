@@ -70,13 +70,15 @@ static enum ra_class classify_mount(const struct ra_facts *f) {
         static const char *const netfs[] = { "cifs", "smb3", "smbfs", "ceph", "9p", "glusterfs",
                                              "lustre", "afs", "ncpfs", "orangefs", "beegfs", NULL };
 
-        if (strcmp(f->fstype, "nfs") == 0 || strcmp(f->fstype, "nfs4") == 0)
+        const char *fstype = ra_str(f->fstype);
+
+        if (strcmp(fstype, "nfs") == 0 || strcmp(fstype, "nfs4") == 0)
                 return RA_CLASS_NFS;
-        if (strcmp(f->fstype, "fuse") == 0 || strncmp(f->fstype, "fuse.", 5) == 0 ||
-            strcmp(f->fstype, "fuseblk") == 0)
+        if (strcmp(fstype, "fuse") == 0 || strncmp(fstype, "fuse.", 5) == 0 ||
+            strcmp(fstype, "fuseblk") == 0)
                 return RA_CLASS_FUSE;
         for (const char *const *n = netfs; *n; n++)
-                if (strcmp(f->fstype, *n) == 0)
+                if (strcmp(fstype, *n) == 0)
                         return RA_CLASS_NETFS;
         return RA_CLASS_UNKNOWN;
 }

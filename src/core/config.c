@@ -13,6 +13,7 @@
 
 #include "config.h"
 #include "size.h"
+#include "text.h"
 
 const char *const ra_config_dirs[] = {
         "/etc/readahead-agent",
@@ -56,6 +57,7 @@ static void diag(struct ra_config *c, enum ra_diag_level level, const char *file
         va_start(ap, fmt);
         vsnprintf(d->message, sizeof(d->message), fmt, ap);
         va_end(ap);
+        ra_utf8_trim_cut(d->message); /* a quoted value may be cut mid-character */
 }
 
 static bool diag_exists(const struct ra_config *c, const char *file, unsigned line) {
@@ -110,6 +112,7 @@ struct parse_ctx {
         /* Current section. */
         enum { SECTION_NONE, SECTION_UNKNOWN, SECTION_PROFILE, SECTION_AGENT, SECTION_RULE } section;
         size_t rule;
+        unsigned limits_line; /* the last [Profile] Default=, Minimum= or Maximum= */
 };
 
 #define parse_error(ctx, ...)                                                                      \
@@ -257,7 +260,10 @@ static void rule_key(struct parse_ctx *ctx, struct ra_rule *r, const char *name,
                 if (strcmp(value, "keep") == 0) {
                         r->keep = true;
                         r->size = (struct ra_expr){};
-                } else if (ra_expr_compile(value, &r->size, err, sizeof(err)) < 0) {
+                } else if (ra_expr_compile(value, &r->size, err, sizeof(err)) < 0 ||
+                           ra_expr_check_constants(&r->size, err, sizeof(err)) < 0) {
+                        /* Also what fails whatever the device: "1M/0" would make
+                         * every device it matches fail at run time. */
                         parse_error(ctx, "Size=%s: %s", value, err);
                         return;
                 } else
@@ -266,11 +272,13 @@ static void rule_key(struct parse_ctx *ctx, struct ra_rule *r, const char *name,
                 snprintf(r->size_text, sizeof(r->size_text), "%s", value);
                 snprintf(r->size_file, sizeof(r->size_file), "%s", ctx->path);
                 r->size_line = ctx->line;
-        } else if (strcmp(name, "Minimum") == 0)
-                (void) parse_size_key(ctx, name, value, &r->min_kb);
-        else if (strcmp(name, "Maximum") == 0)
-                (void) parse_size_key(ctx, name, value, &r->max_kb);
-        else if (strcmp(name, "Kind") == 0) {
+        } else if (strcmp(name, "Minimum") == 0) {
+                if (parse_size_key(ctx, name, value, &r->min_kb) >= 0)
+                        r->limits_line = ctx->line;
+        } else if (strcmp(name, "Maximum") == 0) {
+                if (parse_size_key(ctx, name, value, &r->max_kb) >= 0)
+                        r->limits_line = ctx->line;
+        } else if (strcmp(name, "Kind") == 0) {
                 if (strcmp(value, "block") == 0)
                         r->kind = RA_KIND_BLOCK;
                 else if (strcmp(value, "mount") == 0)
@@ -331,12 +339,14 @@ static void profile_key(struct parse_ctx *ctx, struct ra_profile *p, const char 
                         const char *value) {
         if (strcmp(name, "Description") == 0)
                 (void) parse_string_key(ctx, name, value, p->description, sizeof(p->description));
-        else if (strcmp(name, "Default") == 0)
-                (void) parse_size_key(ctx, name, value, &p->default_kb);
-        else if (strcmp(name, "Minimum") == 0)
-                (void) parse_size_key(ctx, name, value, &p->minimum_kb);
-        else if (strcmp(name, "Maximum") == 0)
-                (void) parse_size_key(ctx, name, value, &p->maximum_kb);
+        else if (strcmp(name, "Default") == 0 || strcmp(name, "Minimum") == 0 ||
+                 strcmp(name, "Maximum") == 0) {
+                uint64_t *dst = name[0] == 'D' ? &p->default_kb
+                                : name[1] == 'i' ? &p->minimum_kb
+                                                 : &p->maximum_kb;
+                if (parse_size_key(ctx, name, value, dst) >= 0)
+                        ctx->limits_line = ctx->line;
+        }
         else if (strcmp(name, "MemoryCap") == 0)
                 (void) parse_bool_key(ctx, name, value, &p->memory_cap);
         else if (strcmp(name, "SmallDeviceCap") == 0)
@@ -453,10 +463,19 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
                         diag(c, RA_DIAG_ERROR, ctx->path, p->rules[i].line,
                              "[Rule %s] has no Size=", p->rules[i].section);
                 }
+        /* This file broke the order: it set one of them, at limits_line. */
         if (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb) {
                 ctx->errors++;
-                diag(c, RA_DIAG_ERROR, ctx->path, 0,
+                diag(c, RA_DIAG_ERROR, ctx->path, ctx->limits_line,
                      "Minimum=, Default= and Maximum= must be in ascending order");
+        }
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const struct ra_rule *r = &p->rules[i];
+                if (r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
+                        ctx->errors++;
+                        diag(c, RA_DIAG_ERROR, ctx->path, r->limits_line ? r->limits_line : r->line,
+                             "[Rule %s] Minimum= is above Maximum=", r->section);
+                }
         }
         return ctx->errors == 0;
 }
@@ -496,6 +515,9 @@ int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const cha
         if (r < 0)
                 return r;
 
+        /* limits_line says where this file set a rule's limits. */
+        for (size_t i = 0; i < tmp.n_rules; i++)
+                tmp.rules[i].limits_line = 0;
         struct parse_ctx ctx = { .c = c, .path = path, .profile = &tmp, .first_new_rule = tmp.n_rules };
         r = parse_buffer(&ctx, buf, len);
         if (r == 0 && !is_profile_ok(&ctx, &tmp))
@@ -530,12 +552,47 @@ static bool join(char *buf, size_t size, const char *root, const char *dir, cons
 }
 
 static void note_file(struct ra_config *c, const char *path, enum ra_file_state state, bool dropin) {
-        struct ra_config_file *f = append((void **) &c->files, &c->n_files, RA_FILES_MAX, sizeof(*f));
+        struct ra_config_file *f = append((void **) &c->files, &c->n_files, SIZE_MAX, sizeof(*f));
+        struct stat st;
+
         if (!f)
                 return;
         snprintf(f->path, sizeof(f->path), "%s", path);
         f->state = state;
         f->dropin = dropin;
+        if (stat(path, &st) == 0) {
+                f->dev = st.st_dev;
+                f->ino = st.st_ino;
+                f->size = (uint64_t) st.st_size;
+                f->mtime_ns = (uint64_t) st.st_mtim.tv_sec * 1000000000u + (uint64_t) st.st_mtim.tv_nsec;
+        }
+}
+
+/* FNV-1a, 64 bits: enough to tell one configuration from the next. */
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len) {
+        const unsigned char *p = data;
+        for (size_t i = 0; i < len; i++)
+                h = (h ^ p[i]) * UINT64_C(0x100000001b3);
+        return h;
+}
+
+uint64_t ra_config_fingerprint(const struct ra_config *c) {
+        uint64_t h = UINT64_C(0xcbf29ce484222325);
+
+        for (size_t i = 0; i < c->n_files; i++) {
+                const struct ra_config_file *f = &c->files[i];
+                uint64_t nums[] = { f->state, f->dev, f->ino, f->size, f->mtime_ns };
+                h = fnv1a(h, f->path, strlen(f->path) + 1);
+                h = fnv1a(h, nums, sizeof(nums));
+        }
+        for (size_t i = 0; i < c->n_diags; i++) {
+                const struct ra_diag *d = &c->diags[i];
+                uint64_t nums[] = { d->level, d->line };
+                h = fnv1a(h, d->file, strlen(d->file) + 1);
+                h = fnv1a(h, d->message, strlen(d->message) + 1);
+                h = fnv1a(h, nums, sizeof(nums));
+        }
+        return fnv1a(h, &c->n_errors, sizeof(c->n_errors));
 }
 
 /* A symlink to /dev/null or an empty file masks the files below it. */
@@ -569,7 +626,15 @@ static int read_file(struct ra_config *c, const char *path, char **ret, size_t *
                 return -EINVAL;
         }
         if (st.st_size > RA_FILE_SIZE_MAX) {
-                diag(c, RA_DIAG_ERROR, path, 0, "file larger than %d bytes", RA_FILE_SIZE_MAX);
+                /* Name the line the limit falls in: where to start cutting. */
+                char *head = malloc(RA_FILE_SIZE_MAX);
+                unsigned line = 1;
+                ssize_t got = head ? read(fd, head, RA_FILE_SIZE_MAX) : -1;
+                for (ssize_t i = 0; i < got; i++)
+                        line += head[i] == '\n';
+                free(head);
+                diag(c, RA_DIAG_ERROR, path, line, "file larger than %d bytes (the limit is in this line)",
+                     RA_FILE_SIZE_MAX);
                 close(fd);
                 return -EFBIG;
         }
@@ -618,7 +683,12 @@ static int load_one(struct ra_config *c, const char *rel, bool dropin, parse_fn 
                 char path[RA_PATH_MAX];
                 struct stat st;
 
-                if (!join(path, sizeof(path), c->root, *dir, rel, "") || lstat(path, &st) < 0)
+                if (!join(path, sizeof(path), c->root, *dir, rel, "")) {
+                        diag(c, RA_DIAG_ERROR, *dir, 0, "path of %.80s... longer than %d bytes, not read",
+                             rel, RA_PATH_MAX - 1);
+                        continue;
+                }
+                if (lstat(path, &st) < 0)
                         continue;
                 if (done) {
                         note_file(c, path, RA_FILE_MASKED, dropin);
@@ -657,16 +727,17 @@ static int cmp_str(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-/* Drop-ins rel.d/\*.conf from every directory, in basename order. */
+/* Drop-ins rel.d/\*.conf from every directory, in basename order: all of
+ * them, or the first RA_DROPINS_MAX by name and an error for the rest. */
 static int load_dropins(struct ra_config *c, const char *rel, parse_fn parse, void *target) {
-        char *names[RA_FILES_MAX];
-        size_t n = 0;
+        char **names = NULL;
+        size_t n = 0, allocated = 0;
         int r = 0;
 
-        for (const char *const *dir = ra_config_dirs; *dir; dir++) {
+        for (const char *const *dir = ra_config_dirs; *dir && r >= 0; dir++) {
                 char path[RA_PATH_MAX];
                 if (!join(path, sizeof(path), c->root, *dir, rel, ".d"))
-                        continue;
+                        continue; /* load_one() already said the root is too long */
                 DIR *d = opendir(path);
                 if (!d)
                         continue;
@@ -679,31 +750,49 @@ static int load_dropins(struct ra_config *c, const char *rel, parse_fn parse, vo
                                 seen = strcmp(names[i], de->d_name) == 0;
                         if (seen)
                                 continue;
-                        if (n >= RA_FILES_MAX) {
-                                diag(c, RA_DIAG_WARNING, path, 0,
-                                     "more than %d drop-ins, ignoring the rest", RA_FILES_MAX);
-                                break;
+                        if (n == allocated) {
+                                size_t na = allocated ? allocated * 2 : 16;
+                                char **nn = realloc(names, na * sizeof(char *));
+                                if (!nn) {
+                                        r = -ENOMEM;
+                                        break;
+                                }
+                                names = nn;
+                                allocated = na;
                         }
-                        names[n] = strdup(de->d_name);
-                        if (!names[n]) {
-                                closedir(d);
+                        if (!(names[n] = strdup(de->d_name))) {
                                 r = -ENOMEM;
-                                goto out;
+                                break;
                         }
                         n++;
                 }
                 closedir(d);
         }
+        if (r < 0)
+                goto out;
 
-        qsort(names, n, sizeof(char *), cmp_str);
-        for (size_t i = 0; i < n && r >= 0; i++) {
+        if (n > 0)
+                qsort(names, n, sizeof(char *), cmp_str);
+        if (n > RA_DROPINS_MAX) {
+                char dir[RA_PATH_MAX];
+                snprintf(dir, sizeof(dir), "%s.d", rel);
+                diag(c, RA_DIAG_ERROR, dir, 0,
+                     "%zu drop-ins, more than %d: from %.60s on, in name order, none is read", n,
+                     RA_DROPINS_MAX, names[RA_DROPINS_MAX]);
+        }
+        for (size_t i = 0; i < n && i < RA_DROPINS_MAX && r >= 0; i++) {
                 char drel[RA_PATH_MAX];
-                snprintf(drel, sizeof(drel), "%s.d/%s", rel, names[i]);
+                if (snprintf(drel, sizeof(drel), "%s.d/%s", rel, names[i]) >= (int) sizeof(drel)) {
+                        diag(c, RA_DIAG_ERROR, rel, 0, "drop-in name %.60s... too long, not read",
+                             names[i]);
+                        continue;
+                }
                 r = load_one(c, drel, true, parse, target);
         }
 out:
         for (size_t i = 0; i < n; i++)
                 free(names[i]);
+        free(names);
         return r < 0 ? r : 0;
 }
 
@@ -714,13 +803,21 @@ int ra_config_load(const char *root, struct ra_config **ret) {
 
         if (!c)
                 return -ENOMEM;
-        if (root && strcmp(root, "/") != 0)
-                snprintf(c->root, sizeof(c->root), "%s", root);
         ra_profile_init(&c->profile);
         c->agent = (struct ra_agent_settings){
                 .profile = DEFAULT_PROFILE,
                 .mount_wait_sec = RA_MOUNT_WAIT_SEC_DEFAULT,
         };
+        snprintf(c->profile.name, sizeof(c->profile.name), "%s", c->agent.profile);
+        if (root && strlen(root) >= sizeof(c->root) / 2) {
+                /* Configuration paths below it could not be read whole. */
+                diag(c, RA_DIAG_ERROR, root, 0, "configuration root longer than %zu bytes: devices are left alone",
+                     sizeof(c->root) / 2 - 1);
+                *ret = c;
+                return 0;
+        }
+        if (root && strcmp(root, "/") != 0)
+                snprintf(c->root, sizeof(c->root), "%s", root);
 
         r = load_one(c, "readahead.conf", false, parse_agent_cb, &c->agent);
         if (r >= 0)

@@ -26,7 +26,8 @@
 #define RA_MATCH_MAX 256
 #define RA_RULE_PROPS_MAX 8
 #define RA_RULES_MAX 256
-#define RA_FILES_MAX 128
+/* Drop-ins per NAME.conf.d, all directories together; beyond, an error. */
+#define RA_DROPINS_MAX 1024
 #define RA_DIAGS_MAX 128
 #define RA_FILE_SIZE_MAX (64 * 1024)
 #define RA_PROFILE_NAME_MAX 64
@@ -63,6 +64,7 @@ struct ra_rule {
         char size_file[RA_PATH_MAX]; /* where Size= was last set */
         unsigned size_line;
         uint64_t min_kb, max_kb; /* 0: no clamp */
+        unsigned limits_line;    /* Minimum=/Maximum= in the file being parsed; 0: not there */
 };
 
 struct ra_profile {
@@ -88,6 +90,8 @@ struct ra_config_file {
         char path[RA_PATH_MAX];
         enum ra_file_state state;
         bool dropin;
+        /* What identifies this version of the file (stat(), 0 if it failed). */
+        uint64_t dev, ino, size, mtime_ns;
 };
 
 enum ra_diag_level {
@@ -115,7 +119,7 @@ struct ra_config {
         char root[RA_PATH_MAX];
         struct ra_agent_settings agent;
         struct ra_profile profile;
-        struct ra_config_file *files; /* grown as needed, at most RA_FILES_MAX */
+        struct ra_config_file *files; /* grown as needed */
         size_t n_files;
         struct ra_diag *diags; /* at most RA_DIAGS_MAX; n_errors counts them all */
         size_t n_diags;
@@ -129,6 +133,13 @@ struct ra_config {
  */
 int ra_config_load(const char *root, struct ra_config **ret);
 struct ra_config *ra_config_free(struct ra_config *c);
+
+/*
+ * Changes whenever a file considered changes (path, state, device, inode,
+ * size, mtime), one appears or goes, or the problems found change: the agent
+ * logs problems once per fingerprint, not once per event.
+ */
+uint64_t ra_config_fingerprint(const struct ra_config *c);
 
 /* Directories searched, in order of precedence, without root. */
 extern const char *const ra_config_dirs[];

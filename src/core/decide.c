@@ -6,6 +6,7 @@
 
 #include "decide.h"
 #include "size.h"
+#include "text.h"
 
 static const char *const verdict_names[] = {
         [RA_VERDICT_NO_MATCH] = "no-match",   [RA_VERDICT_NOT_APPLICABLE] = "not-applicable",
@@ -87,10 +88,10 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
         const struct {
                 const char *key, *globs, *value;
         } mount_keys[] = {
-                { "mount point", r->mount_points, f->mount_point },
-                { "fstype", r->fstypes, f->fstype },
-                { "server", r->servers, f->server },
-                { "NFS version", r->nfs_versions, f->nfs_version },
+                { "mount point", r->mount_points, ra_str(f->mount_point) },
+                { "fstype", r->fstypes, ra_str(f->fstype) },
+                { "server", r->servers, ra_str(f->server) },
+                { "NFS version", r->nfs_versions, ra_str(f->nfs_version) },
         };
         for (size_t i = 0; i < sizeof(mount_keys) / sizeof(mount_keys[0]); i++) {
                 if (!mount_keys[i].globs[0])
@@ -166,8 +167,11 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 struct ra_rule_trace *t = i < trace_size ? &trace[i] : &scratch;
 
                 *t = (struct ra_rule_trace){ .rule = r, .verdict = RA_VERDICT_NO_MATCH };
-                if (!rule_matches(r, f, t->why, sizeof(t->why)))
+                if (!rule_matches(r, f, t->why, sizeof(t->why))) {
+                        /* Values quoted from devices may be cut mid-character. */
+                        ra_utf8_trim_cut(t->why);
                         continue;
+                }
 
                 int e_failed = 0;
                 if (r->keep) {
@@ -183,9 +187,12 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                                 continue;
                         }
                         if (e < 0) {
+                                /* Blame the file that set Size=, often a drop-in. */
+                                const char *slash = strrchr(r->size_file, '/');
                                 e_failed = e;
                                 t->verdict = RA_VERDICT_FAILED;
-                                snprintf(t->why, sizeof(t->why), "Size=%s: %s", r->size_text,
+                                snprintf(t->why, sizeof(t->why), "Size=%s (%s:%u): %s", r->size_text,
+                                         slash ? slash + 1 : r->size_file, r->size_line,
                                          e == -EDOM ? "division by zero" : "value out of range");
                         } else {
                                 t->verdict = RA_VERDICT_MATCHED;
@@ -201,8 +208,10 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 d.keep = r->keep;
                 d.error = t->verdict == RA_VERDICT_FAILED ? e_failed : 0;
                 d.rule_kb = t->value_kb;
+                ra_utf8_trim_cut(t->why);
                 snprintf(d.reason, sizeof(d.reason), "%s", t->why);
         }
+        ra_utf8_trim_cut(d.reason);
 
         if (d.error < 0 || d.keep || !d.rule) {
                 d.keep = d.error == 0;

@@ -69,7 +69,7 @@ void ra_drift_explain(const struct ra_facts *f, uint64_t target_kb, uint64_t nfs
                    cur == ra_round_to_pages_kb(nfsrahead_kb, page_kb)) {
                 snprintf(why, sizeof(why),
                          "nfsrahead (nfs-common's 99-nfs.rules) writes its fixed %" PRIu64 " KiB for %s",
-                         nfsrahead_kb, f->fstype[0] ? f->fstype : "nfs");
+                         nfsrahead_kb, f->fstype && f->fstype[0] ? f->fstype : "nfs");
                 set(&d, RA_DRIFT_NFSRAHEAD, nfsrahead_kb, why);
         }
 

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
+#include <stdbool.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -199,6 +200,85 @@ int ra_expr_compile(const char *s, struct ra_expr *ret, char *err, size_t err_si
         return 0;
 }
 
+/* One binary operation, as evaluation does it. */
+static int apply_op(enum ra_op_kind kind, uint64_t a, uint64_t b, uint64_t *ret) {
+        switch (kind) {
+        case RA_OP_ADD:
+                if (a > UINT64_MAX - b)
+                        return -ERANGE;
+                *ret = a + b;
+                return 0;
+        case RA_OP_SUB:
+                if (b > a)
+                        return -ERANGE;
+                *ret = a - b;
+                return 0;
+        case RA_OP_MUL:
+                if (a != 0 && b > UINT64_MAX / a)
+                        return -ERANGE;
+                *ret = a * b;
+                return 0;
+        case RA_OP_DIV:
+                if (b == 0)
+                        return -EDOM;
+                *ret = a / b;
+                return 0;
+        default:
+                return -EINVAL;
+        }
+}
+
+int ra_expr_check_constants(const struct ra_expr *e, char *err, size_t err_size) {
+        struct {
+                bool known;
+                uint64_t value;
+        } stack[RA_EXPR_MAX_OPS];
+        unsigned sp = 0;
+
+        for (unsigned i = 0; i < e->n_ops; i++) {
+                const struct ra_op *op = &e->ops[i];
+
+                if (op->kind == RA_OP_NUM || op->kind == RA_OP_VAR) {
+                        stack[sp].known = op->kind == RA_OP_NUM;
+                        stack[sp++].value = op->arg;
+                        continue;
+                }
+                if (op->kind == RA_OP_MIN || op->kind == RA_OP_MAX) {
+                        if (op->arg == 0 || op->arg > sp)
+                                return -EINVAL;
+                        bool known = true;
+                        uint64_t v = stack[sp - op->arg].value;
+                        for (unsigned k = sp - (unsigned) op->arg; k < sp; k++) {
+                                known = known && stack[k].known;
+                                v = (op->kind == RA_OP_MIN) == (stack[k].value < v) ? stack[k].value : v;
+                        }
+                        sp -= (unsigned) op->arg;
+                        stack[sp].known = known;
+                        stack[sp++].value = v;
+                        continue;
+                }
+                if (sp < 2)
+                        return -EINVAL;
+                sp -= 2;
+                bool a_known = stack[sp].known, b_known = stack[sp + 1].known;
+                uint64_t v = 0;
+                int r = 0;
+                if (op->kind == RA_OP_DIV && b_known && stack[sp + 1].value == 0)
+                        r = -EDOM; /* whatever the dividend */
+                else if (a_known && b_known)
+                        r = apply_op(op->kind, stack[sp].value, stack[sp + 1].value, &v);
+                if (r < 0) {
+                        if (err && err_size > 0)
+                                snprintf(err, err_size, "%s whatever the device",
+                                         r == -EDOM ? "division by zero" : "out of range");
+                        return r;
+                }
+                stack[sp].known = a_known && b_known;
+                stack[sp++].value = v;
+        }
+        return 0;
+}
+
 int ra_expr_eval(const struct ra_expr *e, const struct ra_vars *vars, uint64_t *ret_kb,
                  enum ra_var *missing) {
         uint64_t stack[RA_EXPR_MAX_OPS];
@@ -239,30 +319,10 @@ int ra_expr_eval(const struct ra_expr *e, const struct ra_vars *vars, uint64_t *
                         return -EINVAL;
                 b = stack[--sp];
                 a = stack[--sp];
-                switch (op->kind) {
-                case RA_OP_ADD:
-                        if (a > UINT64_MAX - b)
-                                return -ERANGE;
-                        stack[sp++] = a + b;
-                        break;
-                case RA_OP_SUB:
-                        if (b > a)
-                                return -ERANGE;
-                        stack[sp++] = a - b;
-                        break;
-                case RA_OP_MUL:
-                        if (a != 0 && b > UINT64_MAX / a)
-                                return -ERANGE;
-                        stack[sp++] = a * b;
-                        break;
-                case RA_OP_DIV:
-                        if (b == 0)
-                                return -EDOM;
-                        stack[sp++] = a / b;
-                        break;
-                default:
-                        return -EINVAL;
-                }
+                int r = apply_op(op->kind, a, b, &stack[sp]);
+                if (r < 0)
+                        return r;
+                sp++;
         }
         if (sp != 1)
                 return -EINVAL;

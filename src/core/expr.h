@@ -74,4 +74,10 @@ int ra_expr_compile(const char *s, struct ra_expr *ret, char *err, size_t err_si
 int ra_expr_eval(const struct ra_expr *e, const struct ra_vars *vars, uint64_t *ret_kb,
                  enum ra_var *missing);
 
+/*
+ * Fails (-EDOM, -ERANGE, with a message in err) when a part of e that uses no
+ * variable fails whatever the device: "1M/0", "stripe/(2-2)", "1M-2M".
+ */
+int ra_expr_check_constants(const struct ra_expr *e, char *err, size_t err_size);
+
 const char *ra_var_to_string(enum ra_var v);

@@ -32,6 +32,18 @@ const char *ra_transport_to_string(enum ra_transport t) {
         return (unsigned) t < _RA_TRANSPORT_MAX ? transport_names[t] : "unknown";
 }
 
+static const char *const fact_names[_RA_FACT_MAX] = {
+        [RA_FACT_SIZE] = "size",           [RA_FACT_IO_MIN] = "io_min",
+        [RA_FACT_IO_OPT] = "io_opt",       [RA_FACT_PHYSICAL_BLOCK] = "physical_block",
+        [RA_FACT_CHUNK] = "chunk",         [RA_FACT_RAID_DISKS] = "raid_disks",
+        [RA_FACT_MD_LAYOUT] = "md_layout", [RA_FACT_MEM_TOTAL] = "mem_total",
+        [RA_FACT_RSIZE] = "rsize",
+};
+
+const char *ra_fact_to_string(enum ra_fact fact) {
+        return (unsigned) fact < _RA_FACT_MAX ? fact_names[fact] : "unknown";
+}
+
 void ra_facts_init(struct ra_facts *f) {
         *f = (struct ra_facts){
                 .page_kb = 4,
@@ -41,34 +53,55 @@ void ra_facts_init(struct ra_facts *f) {
 void ra_facts_done(struct ra_facts *f) {
         if (!f)
                 return;
-        free(f->props_buf);
-        f->props_buf = NULL;
-        f->n_props = 0;
-        f->props_buf_used = f->props_buf_size = 0;
+        char **strings[] = { &f->slaves, &f->mount_point, &f->fstype,      &f->source,
+                             &f->server, &f->nfs_version, &f->attr_path };
+        for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
+                free(*strings[i]);
+                *strings[i] = NULL;
+        }
+        for (size_t i = 0; i < f->n_props; i++)
+                free((char *) f->props[i].key); /* the value shares this allocation */
+        free(f->props);
+        f->props = NULL;
+        f->n_props = f->n_props_allocated = 0;
+}
+
+int ra_facts_set_n(char **dst, const char *src, size_t n) {
+        char *copy = NULL;
+
+        if (src) {
+                copy = malloc(n + 1);
+                if (!copy)
+                        return -ENOMEM;
+                memcpy(copy, src, n);
+                copy[n] = 0;
+        }
+        free(*dst);
+        *dst = copy;
+        return 0;
+}
+
+int ra_facts_set(char **dst, const char *src) {
+        return ra_facts_set_n(dst, src, src ? strlen(src) : 0);
 }
 
 int ra_facts_add_prop(struct ra_facts *f, const char *key, const char *value) {
         size_t kl = strlen(key) + 1, vl = strlen(value) + 1;
 
-        if (f->n_props >= RA_PROPS_MAX)
-                return -E2BIG;
-
-        /* Strings live in one buffer; props point into it, so it never moves
-         * once allocated: size it for the worst case up front. */
-        if (!f->props_buf) {
-                f->props_buf_size = 16384;
-                f->props_buf = malloc(f->props_buf_size);
-                if (!f->props_buf)
+        if (f->n_props == f->n_props_allocated) {
+                size_t n = f->n_props_allocated ? f->n_props_allocated * 2 : 64;
+                struct ra_prop *props = realloc(f->props, n * sizeof(*props));
+                if (!props)
                         return -ENOMEM;
+                f->props = props;
+                f->n_props_allocated = n;
         }
-        if (f->props_buf_used + kl + vl > f->props_buf_size)
-                return -E2BIG;
-
-        char *k = f->props_buf + f->props_buf_used;
+        char *k = malloc(kl + vl);
+        if (!k)
+                return -ENOMEM;
         memcpy(k, key, kl);
         char *v = k + kl;
         memcpy(v, value, vl);
-        f->props_buf_used += kl + vl;
         f->props[f->n_props++] = (struct ra_prop){ .key = k, .value = v };
         return 0;
 }

@@ -51,8 +51,31 @@ enum ra_transport {
 };
 
 #define RA_NAME_MAX 64
+/* Only for configuration paths, which are checked against it; facts that a
+ * device, a mount or a user supplies are sized to the data. */
 #define RA_PATH_MAX 256
-#define RA_PROPS_MAX 96
+
+/*
+ * Numbers beyond these are not facts but garbage (or an attack): they are
+ * treated as unknown and named in ra_facts.invalid, never cut or wrapped.
+ */
+#define RA_IO_BYTES_MAX (UINT64_C(1) << 40)    /* chunk, io_min, io_opt, block: 1 TiB */
+#define RA_RAID_DISKS_MAX 65535
+#define RA_MEM_TOTAL_KB_MAX (UINT64_C(1) << 50) /* 1 EiB */
+
+/* Facts that had a value the agent refused (out of range, not a number). */
+enum ra_fact {
+        RA_FACT_SIZE,
+        RA_FACT_IO_MIN,
+        RA_FACT_IO_OPT,
+        RA_FACT_PHYSICAL_BLOCK,
+        RA_FACT_CHUNK,
+        RA_FACT_RAID_DISKS,
+        RA_FACT_MD_LAYOUT,
+        RA_FACT_MEM_TOTAL,
+        RA_FACT_RSIZE,
+        _RA_FACT_MAX,
+};
 
 struct ra_prop {
         const char *key;
@@ -91,16 +114,23 @@ struct ra_facts {
 
         /* dm */
         char dm_target[16]; /* "lvm", "crypt", "multipath", "dm" */
-        char slaves[RA_PATH_MAX]; /* md members or dm lower devices */
+
+        /*
+         * Strings a device, a mount or a user supplies: allocated to their
+         * length (never cut), owned by the facts, NULL when unknown. Read
+         * them through ra_str(); set them with ra_facts_set().
+         */
+        char *slaves;      /* md members or dm lower devices */
+        char *mount_point; /* the first, when several share the superblock */
+        char *fstype;
+        char *source;
+        char *server;
+        char *nfs_version;
+        char *attr_path; /* the read_ahead_kb attribute; NULL: none can be set */
 
         /* mounts (kind == RA_KIND_MOUNT) */
-        char mount_point[RA_PATH_MAX]; /* the first, when several share the superblock */
         unsigned n_mount_points;
-        char fstype[32];
-        char source[RA_PATH_MAX];
-        char server[RA_PATH_MAX];
         uint64_t rsize_bytes;
-        char nfs_version[8];
 
         /* host */
         uint64_t mem_total_kb;
@@ -112,24 +142,35 @@ struct ra_facts {
          * usable path would hold it (and the udev worker). NULL: safe. */
         const char *write_blocked;
 
-        /* The read_ahead_kb attribute, and the value the kernel holds now
-         * (current_known false if unreadable). */
-        char attr_path[RA_PATH_MAX];
+        /* The value the kernel holds now (current_known false if unreadable). */
         uint64_t current_kb;
         bool current_known;
 
-        /* udev properties, for Property= rules; strings owned by props_buf. */
-        struct ra_prop props[RA_PROPS_MAX];
-        size_t n_props;
-        char *props_buf;
-        size_t props_buf_used, props_buf_size;
+        /* Bit mask of enum ra_fact: values refused as garbage, now unknown. */
+        unsigned invalid;
+
+        /* udev properties, for Property= rules; each key and value in one
+         * allocation, as many as the device has. */
+        struct ra_prop *props;
+        size_t n_props, n_props_allocated;
 };
 
 const char *ra_class_to_string(enum ra_class c);
+const char *ra_fact_to_string(enum ra_fact fact);
+
+/* NULL reads as "": unknown strings print and match as empty. */
+static inline const char *ra_str(const char *s) {
+        return s ? s : "";
+}
+
+/* Replaces *dst with a copy of src (NULL: unknown). -ENOMEM leaves *dst. */
+int ra_facts_set(char **dst, const char *src);
+/* The same for n bytes of src. */
+int ra_facts_set_n(char **dst, const char *src, size_t n);
 const char *ra_transport_to_string(enum ra_transport t);
 
 void ra_facts_init(struct ra_facts *f);
 void ra_facts_done(struct ra_facts *f);
-/* Copies key and value; returns -ENOMEM or -E2BIG when the table is full. */
+/* Copies key and value; returns -ENOMEM only. */
 int ra_facts_add_prop(struct ra_facts *f, const char *key, const char *value);
 const char *ra_facts_get_prop(const struct ra_facts *f, const char *key);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* asprintf */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -15,61 +16,97 @@
 #include "gather.h"
 #include "mountinfo.h"
 
-/* Reads a short file into buf, without the trailing newline. */
+/* Reads a short file into buf, without the trailing newline; -EFBIG when it
+ * does not fit, rather than a value cut short. */
 static int read_small_file(const char *path, char *buf, size_t size) {
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         ssize_t n;
 
         if (fd < 0)
                 return -errno;
-        n = read(fd, buf, size - 1);
+        n = read(fd, buf, size);
         int saved = errno;
         close(fd);
         if (n < 0)
                 return -saved;
+        if ((size_t) n >= size)
+                return -EFBIG;
         while (n > 0 && isspace((unsigned char) buf[n - 1]))
                 n--;
         buf[n] = 0;
         return 0;
 }
 
-int ra_read_u64_file(const char *path, uint64_t *ret) {
-        char buf[32], *end;
-        int r = read_small_file(path, buf, sizeof(buf));
+static int parse_u64(const char *s, uint64_t *ret) {
+        char *end;
 
-        if (r < 0)
-                return r;
-        if (!isdigit((unsigned char) buf[0]))
+        if (!isdigit((unsigned char) s[0]))
                 return -EINVAL;
         errno = 0;
-        unsigned long long v = strtoull(buf, &end, 10);
+        unsigned long long v = strtoull(s, &end, 10);
+        if (errno == ERANGE)
+                return -ERANGE;
         if (errno != 0 || *end != 0)
                 return -EINVAL;
         *ret = v;
         return 0;
 }
 
+int ra_read_u64_file(const char *path, uint64_t *ret) {
+        char buf[32];
+        int r = read_small_file(path, buf, sizeof(buf));
+
+        return r < 0 ? r : parse_u64(buf, ret);
+}
+
+/* syspath/attr, allocated: sysfs paths have no length we could rely on. */
+static char *attr_path(const char *syspath, const char *attr) {
+        char *path;
+        return asprintf(&path, "%s/%s", syspath, attr) < 0 ? NULL : path;
+}
+
+/*
+ * An attribute as a number no larger than max. Absent: 0, unknown. Present
+ * but not a number, or out of range: 0, and the fact is marked invalid
+ * (unless fact is _RA_FACT_MAX), so explain can say why it is unknown.
+ */
+static uint64_t attr_u64_max(struct ra_facts *f, const char *syspath, const char *attr,
+                             uint64_t max, enum ra_fact fact) {
+        char *path = attr_path(syspath, attr);
+        uint64_t v = 0;
+        int r = path ? ra_read_u64_file(path, &v) : -ENOMEM;
+
+        free(path);
+        if (r >= 0 && v <= max)
+                return v;
+        if (r != -ENOENT && fact < _RA_FACT_MAX)
+                f->invalid |= 1u << fact;
+        return 0;
+}
+
 static uint64_t attr_u64(const char *syspath, const char *attr) {
-        char path[RA_PATH_MAX + 64];
+        char *path = attr_path(syspath, attr);
         uint64_t v = 0;
 
-        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
-        (void) ra_read_u64_file(path, &v); /* absent attributes are simply unknown */
+        if (path)
+                (void) ra_read_u64_file(path, &v); /* absent attributes are simply unknown */
+        free(path);
         return v;
 }
 
 static void attr_string(const char *syspath, const char *attr, char *buf, size_t size) {
-        char path[RA_PATH_MAX + 64];
+        char *path = attr_path(syspath, attr);
 
-        snprintf(path, sizeof(path), "%s/%s", syspath, attr);
-        if (read_small_file(path, buf, size) < 0)
+        if (!path || read_small_file(path, buf, size) < 0)
                 buf[0] = 0;
+        free(path);
 }
 
 int ra_read_mem_total_kb(uint64_t *ret_kb) {
-        char buf[256];
+        char buf[256], num[32];
         int fd = open("/proc/meminfo", O_RDONLY | O_CLOEXEC);
         ssize_t n;
+        uint64_t kb;
 
         if (fd < 0)
                 return -errno;
@@ -81,9 +118,14 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
         buf[n] = 0;
 
         const char *p = strstr(buf, "MemTotal:");
-        unsigned long long kb;
-        if (!p || sscanf(p + 9, "%llu", &kb) != 1)
+        if (!p || sscanf(p + 9, " %31s", num) != 1)
                 return -EINVAL;
+        /* A sign, a fraction or a number out of range is no memory size. */
+        int r = parse_u64(num, &kb);
+        if (r < 0)
+                return r;
+        if (kb > RA_MEM_TOTAL_KB_MAX)
+                return -ERANGE;
         *ret_kb = kb;
         return 0;
 }
@@ -91,7 +133,11 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
 void ra_gather_host(struct ra_facts *f) {
         long page = sysconf(_SC_PAGESIZE);
         f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
-        (void) ra_read_mem_total_kb(&f->mem_total_kb);
+        int r = ra_read_mem_total_kb(&f->mem_total_kb);
+        if (r == -EINVAL || r == -ERANGE) {
+                f->mem_total_kb = 0;
+                f->invalid |= 1u << RA_FACT_MEM_TOTAL;
+        }
 
         struct utsname u;
         if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &f->kernel_major, &f->kernel_minor) != 2)
@@ -145,24 +191,37 @@ static enum ra_transport transport_of(const char *name, const struct ra_facts *f
         return RA_TRANSPORT_UNKNOWN;
 }
 
-static void list_slaves(const char *syspath, char *buf, size_t size) {
-        char path[RA_PATH_MAX + 16];
+/* Names below syspath/slaves, space-separated, as many as there are. */
+static int list_slaves(const char *syspath, char **ret) {
+        char *path = attr_path(syspath, "slaves"), *list = NULL;
         size_t used = 0;
 
-        buf[0] = 0;
-        snprintf(path, sizeof(path), "%s/slaves", syspath);
+        if (!path)
+                return -ENOMEM;
         DIR *d = opendir(path);
+        free(path);
         if (!d)
-                return;
+                return 0;
         for (struct dirent *de; (de = readdir(d));) {
                 if (de->d_name[0] == '.')
                         continue;
-                int n = snprintf(buf + used, size - used, "%s%s", used ? " " : "", de->d_name);
-                if (n < 0 || (size_t) n >= size - used)
-                        break;
-                used += (size_t) n;
+                size_t l = strlen(de->d_name);
+                char *nl = realloc(list, used + l + 2);
+                if (!nl) {
+                        free(list);
+                        closedir(d);
+                        return -ENOMEM;
+                }
+                list = nl;
+                if (used)
+                        list[used++] = ' ';
+                memcpy(list + used, de->d_name, l + 1);
+                used += l;
         }
         closedir(d);
+        free(*ret);
+        *ret = list;
+        return 0;
 }
 
 static void dm_target_of(const char *uuid, char *buf, size_t size) {
@@ -183,16 +242,20 @@ static void dm_target_of(const char *uuid, char *buf, size_t size) {
 int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         const char *syspath = udev_device_get_syspath(dev);
         const char *sysname = udev_device_get_sysname(dev);
-        char path[RA_PATH_MAX + 32], buf[64];
+        char buf[64];
         int r;
 
         if (!syspath || !sysname)
                 return -ENODEV;
 
         /* The device may be gone by the time we run; say so, not "0 bytes". */
-        snprintf(path, sizeof(path), "%s/queue", syspath);
-        if (access(path, F_OK) < 0)
-                return -ENODEV;
+        char *queue = attr_path(syspath, "queue");
+        if (!queue)
+                return -ENOMEM;
+        r = access(queue, F_OK) < 0 ? -ENODEV : 0;
+        free(queue);
+        if (r < 0)
+                return r;
 
         f->kind = RA_KIND_BLOCK;
         snprintf(f->name, sizeof(f->name), "%s", sysname);
@@ -203,20 +266,26 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         struct udev_list_entry *e;
         udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
                 r = ra_facts_add_prop(f, udev_list_entry_get_name(e), udev_list_entry_get_value(e));
-                if (r == -ENOMEM)
+                if (r < 0)
                         return r;
         }
 
         f->transport = transport_of(sysname, f);
-        f->size_bytes = attr_u64(syspath, "size") * 512;
+        /* Sectors of 512 bytes, whatever the logical block size. */
+        f->size_bytes = attr_u64_max(f, syspath, "size", UINT64_MAX / 512, RA_FACT_SIZE) * 512;
         f->removable = attr_u64(syspath, "removable") == 1;
         f->rotational = attr_u64(syspath, "queue/rotational") == 1;
-        f->io_min_bytes = attr_u64(syspath, "queue/minimum_io_size");
-        f->io_opt_bytes = attr_u64(syspath, "queue/optimal_io_size");
-        f->physical_block_bytes = attr_u64(syspath, "queue/physical_block_size");
+        f->io_min_bytes = attr_u64_max(f, syspath, "queue/minimum_io_size", RA_IO_BYTES_MAX,
+                                       RA_FACT_IO_MIN);
+        f->io_opt_bytes = attr_u64_max(f, syspath, "queue/optimal_io_size", RA_IO_BYTES_MAX,
+                                       RA_FACT_IO_OPT);
+        f->physical_block_bytes = attr_u64_max(f, syspath, "queue/physical_block_size",
+                                               RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
         f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
 
-        snprintf(f->attr_path, sizeof(f->attr_path), "%s/queue/read_ahead_kb", syspath);
+        f->attr_path = attr_path(syspath, "queue/read_ahead_kb");
+        if (!f->attr_path)
+                return -ENOMEM;
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
 
         const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");
@@ -228,65 +297,83 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
 
         if (f->transport == RA_TRANSPORT_MD) {
                 attr_string(syspath, "md/level", f->md_level, sizeof(f->md_level));
-                f->md_raid_disks = (unsigned) attr_u64(syspath, "md/raid_disks");
-                f->md_layout = (unsigned) attr_u64(syspath, "md/layout");
-                f->chunk_bytes = attr_u64(syspath, "md/chunk_size");
+                f->md_raid_disks = (unsigned) attr_u64_max(f, syspath, "md/raid_disks",
+                                                           RA_RAID_DISKS_MAX, RA_FACT_RAID_DISKS);
+                f->md_layout = (unsigned) attr_u64_max(f, syspath, "md/layout", UINT32_MAX,
+                                                       RA_FACT_MD_LAYOUT);
+                f->chunk_bytes = attr_u64_max(f, syspath, "md/chunk_size", RA_IO_BYTES_MAX,
+                                              RA_FACT_CHUNK);
         } else if (f->transport == RA_TRANSPORT_DM) {
                 char uuid[160];
                 attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
                 dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
                 f->write_blocked = dm_write_blocked(syspath, f);
         }
-        if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM)
-                list_slaves(syspath, f->slaves, sizeof(f->slaves));
+        if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM) {
+                r = list_slaves(syspath, &f->slaves);
+                if (r < 0)
+                        return r;
+        }
 
         ra_gather_host(f);
         ra_facts_classify(f);
         return 0;
 }
 
-#define MOUNTINFO_MAX (8u << 20)
-
-int ra_read_mountinfo(char **ret, size_t *ret_len) {
-        int fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
-        size_t size = 16384, len = 0;
+int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+        size_t size = 0, len = 0;
         char *buf = NULL;
+        int r = 0;
 
         if (fd < 0)
                 return -errno;
         for (;;) {
-                if (len + 1 >= size || !buf) {
-                        if (buf)
-                                size *= 2;
-                        if (size > MOUNTINFO_MAX) {
-                                free(buf);
-                                close(fd);
-                                return -EFBIG;
+                if (len + 1 >= size) {
+                        /* One byte more than the limit tells "too large" from "just fits". */
+                        size_t want = size ? size * 2 : 16384;
+                        if (want > max_bytes + 2)
+                                want = max_bytes + 2;
+                        if (want <= size) {
+                                r = -EFBIG;
+                                break;
                         }
-                        char *nb = realloc(buf, size);
+                        char *nb = realloc(buf, want);
                         if (!nb) {
-                                free(buf);
-                                close(fd);
-                                return -ENOMEM;
+                                r = -ENOMEM;
+                                break;
                         }
                         buf = nb;
+                        size = want;
                 }
                 ssize_t n = read(fd, buf + len, size - len - 1);
                 if (n < 0) {
-                        int r = -errno;
-                        free(buf);
-                        close(fd);
-                        return r;
+                        if (errno == EINTR)
+                                continue;
+                        r = -errno;
+                        break;
                 }
                 if (n == 0)
                         break;
                 len += (size_t) n;
+                if (len > max_bytes) {
+                        r = -EFBIG;
+                        break;
+                }
         }
         close(fd);
+        if (r < 0) {
+                free(buf);
+                return r;
+        }
         buf[len] = 0;
         *ret = buf;
         *ret_len = len;
         return 0;
+}
+
+int ra_read_mountinfo(char **ret, size_t *ret_len) {
+        return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
 }
 
 int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
@@ -299,7 +386,10 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         r = ra_parse_bdi_name(bdi_name, &major, &minor);
         if (r < 0)
                 return r;
-        snprintf(f->attr_path, sizeof(f->attr_path), "/sys/class/bdi/%s/read_ahead_kb", bdi_name);
+        if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
+                f->attr_path = NULL;
+                return -ENOMEM;
+        }
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
         if (!f->current_known && access(f->attr_path, F_OK) < 0)
                 return -ENODEV;
@@ -309,10 +399,13 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
                 return r;
         r = ra_mountinfo_find(text, len, major, minor, &m);
         free(text);
+        if (r < 0)
+                return r;
         if (r == 0)
                 return -ENOENT; /* not mounted (yet) */
 
         ra_gather_host(f);
-        ra_facts_from_mount(f, bdi_name, &m);
-        return 0;
+        r = ra_facts_from_mount(f, bdi_name, &m);
+        ra_mount_done(&m);
+        return r;
 }

@@ -16,12 +16,22 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
 /*
  * Fills f for the network or FUSE filesystem behind an anonymous bdi ("0:53").
  * Returns -ENOENT while the mount is not in /proc/self/mountinfo yet,
- * -ENODEV when the bdi is gone, -EINVAL for a bdi that is not anonymous.
+ * -ENODEV when the bdi is gone, -EINVAL for a bdi that is not anonymous,
+ * -EFBIG when mountinfo is too large to read.
  */
 int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
 
-/* The whole of /proc/self/mountinfo, NUL-terminated. */
+/*
+ * The whole of /proc/self/mountinfo, NUL-terminated. Every network mount is
+ * in it somewhere, so it is read whole, however large (an unprivileged user
+ * can add FUSE mounts): up to RA_MOUNTINFO_MAX_BYTES, then -EFBIG, which
+ * callers report instead of acting as if there were no mounts.
+ */
+#define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
 int ra_read_mountinfo(char **ret, size_t *ret_len);
+
+/* A file whole, NUL-terminated; -EFBIG when longer than max_bytes. */
+int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len);
 
 /* Host facts: page size and MemTotal. */
 void ra_gather_host(struct ra_facts *f);

@@ -8,65 +8,84 @@
 #include "gather.h"
 #include "mountinfo.h"
 
-/* Copies the next space-separated field, decoding \ooo escapes. Returns the
- * position after it, or NULL at the end of the line. */
-static const char *next_field(const char *p, const char *end, char *buf, size_t size) {
-        size_t n = 0;
-
+/* The raw next space-separated field [*ret_start, return value), or NULL at
+ * the end of the line. */
+static const char *next_raw(const char *p, const char *end, const char **ret_start) {
         while (p < end && *p == ' ')
                 p++;
         if (p >= end)
                 return NULL;
-        for (; p < end && *p != ' '; p++) {
+        *ret_start = p;
+        while (p < end && *p != ' ')
+                p++;
+        return p;
+}
+
+/* Appends the field [p, end) to out, decoding \ooo escapes, with a NUL.
+ * Never longer than the raw field, so out needs the line's length plus one
+ * NUL per field. Returns where the field starts in out. */
+static const char *decode(const char *p, const char *end, char **out) {
+        char *start = *out, *o = *out;
+
+        for (; p < end; p++) {
                 char c = *p;
                 if (c == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
                     p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
                         c = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
                         p += 3;
                 }
-                if (n + 1 < size)
-                        buf[n++] = c;
+                *o++ = c;
         }
-        if (size > 0)
-                buf[n] = 0;
-        return p;
+        *o++ = 0;
+        *out = o;
+        return start;
 }
 
-static bool parse_line(const char *p, const char *end, struct ra_mount *m) {
-        char field[RA_PATH_MAX], *e;
+static bool parse_line(const char *p, const char *end, char *scratch, struct ra_mount *m) {
+        const char *f, *e;
+        char num[24], *ep;
 
         /* mount id, parent id */
-        if (!(p = next_field(p, end, field, sizeof(field))) || !(p = next_field(p, end, field, sizeof(field))))
+        if (!(p = next_raw(p, end, &f)) || !(p = next_raw(p, end, &f)))
                 return false;
-        if (!(p = next_field(p, end, field, sizeof(field))))
+        /* MAJ:MIN */
+        if (!(p = next_raw(p, end, &f)) || (size_t) (p - f) >= sizeof(num))
                 return false;
-        unsigned long maj = strtoul(field, &e, 10);
-        if (e == field || *e != ':')
+        memcpy(num, f, (size_t) (p - f));
+        num[p - f] = 0;
+        unsigned long maj = strtoul(num, &ep, 10);
+        if (ep == num || *ep != ':')
                 return false;
-        char *mi = e + 1;
-        unsigned long min = strtoul(mi, &e, 10);
-        if (e == mi || *e != 0 || maj > 0xfff || min > 0xfffff)
+        char *mi = ep + 1;
+        unsigned long min = strtoul(mi, &ep, 10);
+        if (ep == mi || *ep != 0 || maj > 0xfff || min > 0xfffff)
                 return false;
         m->major = (unsigned) maj;
         m->minor = (unsigned) min;
 
         /* root, mount point, mount options */
-        if (!(p = next_field(p, end, field, sizeof(field))) ||
-            !(p = next_field(p, end, m->mount_point, sizeof(m->mount_point))) ||
-            !(p = next_field(p, end, field, sizeof(field))))
+        if (!(p = next_raw(p, end, &f)) || !(e = p = next_raw(p, end, &f)))
+                return false;
+        m->mount_point = decode(f, e, &scratch);
+        if (!(p = next_raw(p, end, &f)))
                 return false;
         /* optional fields up to "-" */
         for (;;) {
-                if (!(p = next_field(p, end, field, sizeof(field))))
+                if (!(p = next_raw(p, end, &f)))
                         return false;
-                if (strcmp(field, "-") == 0)
+                if (p - f == 1 && *f == '-')
                         break;
         }
-        if (!(p = next_field(p, end, m->fstype, sizeof(m->fstype))) ||
-            !(p = next_field(p, end, m->source, sizeof(m->source))))
+        if (!(e = p = next_raw(p, end, &f)))
                 return false;
-        if (!next_field(p, end, m->super_options, sizeof(m->super_options)))
-                m->super_options[0] = 0;
+        m->fstype = decode(f, e, &scratch);
+        if (!(e = p = next_raw(p, end, &f)))
+                return false;
+        m->source = decode(f, e, &scratch);
+        if ((e = next_raw(p, end, &f)))
+                m->super_options = decode(f, e, &scratch);
+        else
+                m->super_options = decode(p, p, &scratch);
         m->n_mount_points = 1;
         return true;
 }
@@ -74,19 +93,68 @@ static bool parse_line(const char *p, const char *end, struct ra_mount *m) {
 int ra_mountinfo_foreach(const char *text, size_t len,
                          int (*cb)(const struct ra_mount *m, void *userdata), void *userdata) {
         const char *p = text, *end = text + len;
+        char *scratch = NULL;
+        size_t scratch_size = 0;
+        int r = 0;
 
         while (p < end) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 const char *eol = nl ? nl : end;
                 struct ra_mount m = {};
+                /* Four decoded fields fit in the line and their NULs. */
+                size_t need = (size_t) (eol - p) + 4;
 
-                if (parse_line(p, eol, &m)) {
-                        int r = cb(&m, userdata);
+                if (need > scratch_size) {
+                        char *s = realloc(scratch, need);
+                        if (!s) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        scratch = s;
+                        scratch_size = need;
+                }
+                if (parse_line(p, eol, scratch, &m)) {
+                        r = cb(&m, userdata);
                         if (r != 0)
-                                return r;
+                                break;
                 }
                 p = eol + 1;
         }
+        free(scratch);
+        return r;
+}
+
+void ra_mount_done(struct ra_mount *m) {
+        free(m->owned);
+        *m = (struct ra_mount){};
+}
+
+/* A copy of m that owns its strings. */
+static int mount_copy(const struct ra_mount *m, struct ra_mount *ret) {
+        const char *fields[] = { m->mount_point, m->fstype, m->source, m->super_options };
+        size_t len = 0;
+
+        for (size_t i = 0; i < 4; i++)
+                len += strlen(fields[i]) + 1;
+        char *buf = malloc(len), *o = buf;
+        if (!buf)
+                return -ENOMEM;
+        const char *copies[4];
+        for (size_t i = 0; i < 4; i++) {
+                size_t l = strlen(fields[i]) + 1;
+                copies[i] = memcpy(o, fields[i], l);
+                o += l;
+        }
+        *ret = (struct ra_mount){
+                .major = m->major,
+                .minor = m->minor,
+                .mount_point = copies[0],
+                .fstype = copies[1],
+                .source = copies[2],
+                .super_options = copies[3],
+                .n_mount_points = m->n_mount_points,
+                .owned = buf,
+        };
         return 0;
 }
 
@@ -102,7 +170,9 @@ static int find_cb(const struct ra_mount *m, void *userdata) {
         if (m->major != ctx->major || m->minor != ctx->minor)
                 return 0;
         if (!ctx->found) {
-                *ctx->ret = *m;
+                int r = mount_copy(m, ctx->ret);
+                if (r < 0)
+                        return r;
                 ctx->found = true;
         } else
                 ctx->ret->n_mount_points++;
@@ -113,12 +183,17 @@ int ra_mountinfo_find(const char *text, size_t len, unsigned major, unsigned min
                       struct ra_mount *ret) {
         struct find_ctx ctx = { .major = major, .minor = minor, .ret = ret };
 
-        (void) ra_mountinfo_foreach(text, len, find_cb, &ctx);
+        int r = ra_mountinfo_foreach(text, len, find_cb, &ctx);
+        if (r < 0) {
+                if (ctx.found)
+                        ra_mount_done(ret);
+                return r;
+        }
         return ctx.found;
 }
 
 /* Finds "key=" as a whole option in a comma-separated list. */
-static const char *option_value(const char *options, const char *key, size_t *ret_len) {
+const char *ra_mount_option_value(const char *options, const char *key, size_t *ret_len) {
         size_t kl = strlen(key);
 
         for (const char *p = options; p && *p;) {
@@ -133,35 +208,31 @@ static const char *option_value(const char *options, const char *key, size_t *re
         return NULL;
 }
 
-uint64_t ra_mount_option_u64(const char *options, const char *key) {
+uint64_t ra_mount_option_u64_checked(const char *options, const char *key, bool *ret_invalid) {
         size_t l;
-        const char *v = option_value(options, key, &l);
+        const char *v = ra_mount_option_value(options, key, &l);
         uint64_t n = 0;
 
-        if (!v || l == 0 || l > 19)
+        *ret_invalid = false;
+        if (!v)
                 return 0;
         for (size_t i = 0; i < l; i++) {
-                if (!isdigit((unsigned char) v[i]))
+                if (!isdigit((unsigned char) v[i]) || n > (UINT64_MAX - 9) / 10) {
+                        *ret_invalid = true;
                         return 0;
+                }
                 n = n * 10 + (uint64_t) (v[i] - '0');
         }
+        *ret_invalid = l == 0;
         return n;
 }
 
-void ra_mount_option_string(const char *options, const char *key, char *buf, size_t size) {
-        size_t l;
-        const char *v = option_value(options, key, &l);
-
-        if (!v || l >= size)
-                l = 0;
-        if (size == 0)
-                return;
-        if (l > 0)
-                memcpy(buf, v, l);
-        buf[l] = 0;
+uint64_t ra_mount_option_u64(const char *options, const char *key) {
+        bool invalid;
+        return ra_mount_option_u64_checked(options, key, &invalid);
 }
 
-void ra_mount_server(const char *source, char *buf, size_t size) {
+const char *ra_mount_server(const char *source, size_t *ret_len) {
         const char *start = source, *end;
 
         if (strncmp(source, "//", 2) == 0) { /* cifs: //server/share */
@@ -177,11 +248,10 @@ void ra_mount_server(const char *source, char *buf, size_t size) {
                 if (at && end && at < end)
                         start = at + 1;
         }
-        size_t l = end ? (size_t) (end - start) : 0;
-        if (l >= size)
-                l = size - 1;
-        memcpy(buf, start, l);
-        buf[l] = 0;
+        if (!end || end == start)
+                return NULL;
+        *ret_len = (size_t) (end - start);
+        return start;
 }
 
 int ra_parse_bdi_name(const char *name, unsigned *ret_major, unsigned *ret_minor) {
@@ -201,22 +271,32 @@ int ra_parse_bdi_name(const char *name, unsigned *ret_major, unsigned *ret_minor
         return 0;
 }
 
-void ra_facts_from_mount(struct ra_facts *f, const char *bdi_name, const struct ra_mount *m) {
+int ra_facts_from_mount(struct ra_facts *f, const char *bdi_name, const struct ra_mount *m) {
+        const char *v;
+        size_t l;
+        bool invalid;
+
         f->kind = RA_KIND_MOUNT;
         snprintf(f->name, sizeof(f->name), "%s", bdi_name);
         f->major = m->major;
         f->minor = m->minor;
         f->transport = RA_TRANSPORT_NETWORK;
-        snprintf(f->mount_point, sizeof(f->mount_point), "%s", m->mount_point);
         f->n_mount_points = m->n_mount_points;
-        snprintf(f->fstype, sizeof(f->fstype), "%s", m->fstype);
-        snprintf(f->source, sizeof(f->source), "%s", m->source);
-        ra_mount_server(m->source, f->server, sizeof(f->server));
-        f->rsize_bytes = ra_mount_option_u64(m->super_options, "rsize");
+        if (ra_facts_set(&f->mount_point, m->mount_point) < 0 ||
+            ra_facts_set(&f->fstype, m->fstype) < 0 || ra_facts_set(&f->source, m->source) < 0)
+                return -ENOMEM;
+        if ((v = ra_mount_server(m->source, &l)) && ra_facts_set_n(&f->server, v, l) < 0)
+                return -ENOMEM;
+        f->rsize_bytes = ra_mount_option_u64_checked(m->super_options, "rsize", &invalid);
+        if (invalid)
+                f->invalid |= 1u << RA_FACT_RSIZE;
         if (strncmp(m->fstype, "nfs", 3) == 0) {
-                ra_mount_option_string(m->super_options, "vers", f->nfs_version, sizeof(f->nfs_version));
-                if (!f->nfs_version[0] && strcmp(m->fstype, "nfs4") == 0)
-                        snprintf(f->nfs_version, sizeof(f->nfs_version), "4");
+                v = ra_mount_option_value(m->super_options, "vers", &l);
+                if (!v && strcmp(m->fstype, "nfs4") == 0)
+                        v = "4", l = 1;
+                if (v && l > 0 && ra_facts_set_n(&f->nfs_version, v, l) < 0)
+                        return -ENOMEM;
         }
         ra_facts_classify(f);
+        return 0;
 }

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <inttypes.h>
 #include <stdio.h>
 
 #include "ctl.h"
@@ -15,6 +16,13 @@ enum write_result apply_device(const struct device *d) {
         }
         if (d->decision.keep) {
                 printf("%-10s left alone (%s)\n", f->name, d->decision.reason);
+                return WRITE_OK;
+        }
+        if (!f->attr_path) {
+                /* cifs, ceph, 9p: their bdi is not named after the mount.
+                 * Not a failure of apply: nothing can set it. */
+                printf("%-10s %s wants %" PRIu64 "K, but a %s mount's read_ahead_kb cannot be set (no bdi %s)\n",
+                       f->name, d->rule, d->decision.target_kb, ra_str(f->fstype), f->name);
                 return WRITE_OK;
         }
         enum write_result res = write_target("apply", f, d->decision.target_kb, d->rule);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "ctl.h"
+#include "text.h"
 
 static const char *const state_names[] = {
         [RA_FILE_USED] = "used",
@@ -19,10 +20,13 @@ int verb_check(struct ctl *ctl, int argc, char **argv) {
         for (size_t i = 0; i < c->n_diags; i++) {
                 const struct ra_diag *d = &c->diags[i];
                 const char *level = d->level == RA_DIAG_ERROR ? "error" : "warning";
+                /* Messages quote the files, which may hold anything. */
+                ra_fputs_people(stdout, d->file, 0, 0);
                 if (d->line > 0)
-                        printf("%s:%u: %s: %s\n", d->file, d->line, level, d->message);
-                else
-                        printf("%s: %s: %s\n", d->file, level, d->message);
+                        printf(":%u", d->line);
+                printf(": %s: ", level);
+                ra_fputs_people(stdout, d->message, 0, 0);
+                printf("\n");
                 n_warnings += d->level == RA_DIAG_WARNING;
         }
         if (c->n_diags >= RA_DIAGS_MAX)

@@ -13,6 +13,7 @@
 #include "output.h"
 #include "size.h"
 #include "status.h"
+#include "text.h"
 
 /*
  * What is on the disk, from libblkid: sysfs cannot say. Opened read-only
@@ -42,6 +43,13 @@ static const char *yes_no(bool b) {
         return b ? "yes" : "no";
 }
 
+/* "  label          value", the value escaped for the terminal. */
+static void fact_line(const char *label, const char *value, const char *suffix) {
+        printf("  %-14s ", label);
+        ra_fputs_people(stdout, value, 0, 0);
+        printf("%s\n", suffix);
+}
+
 /* Which mechanism explains a current value other than the target. */
 static void drift_of(struct ctl *ctl, const struct device *d, struct ra_drift *ret) {
         const struct ra_facts *f = &d->facts;
@@ -57,19 +65,21 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
         const struct ra_profile *p = &ctl->config->profile;
         char a[24], b[24], c[24], sz[16];
 
-        printf("Device %s (%s, %u:%u)\n\nFacts:\n", f->name, f->kind == RA_KIND_BLOCK ? "block" : "mount",
-               f->major, f->minor);
+        printf("Device ");
+        ra_fputs_people(stdout, f->name, 0, 0);
+        printf(" (%s, %u:%u)\n\nFacts:\n", f->kind == RA_KIND_BLOCK ? "block" : "mount", f->major,
+               f->minor);
         printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
         printf("  %-14s %s\n", "transport", ra_transport_to_string(f->transport));
         if (f->kind == RA_KIND_MOUNT) {
-                printf("  %-14s %s%s\n", "mount point", f->mount_point,
-                       f->n_mount_points > 1 ? " (and more, same superblock)" : "");
-                printf("  %-14s %s\n", "fstype", f->fstype);
-                printf("  %-14s %s\n", "source", f->source);
-                if (f->server[0])
-                        printf("  %-14s %s\n", "server", f->server);
-                if (f->nfs_version[0])
-                        printf("  %-14s %s\n", "NFS version", f->nfs_version);
+                fact_line("mount point", ra_str(f->mount_point),
+                          f->n_mount_points > 1 ? " (and more, same superblock)" : "");
+                fact_line("fstype", ra_str(f->fstype), "");
+                fact_line("source", ra_str(f->source), "");
+                if (f->server)
+                        fact_line("server", f->server, "");
+                if (f->nfs_version)
+                        fact_line("NFS version", f->nfs_version, "");
                 printf("  %-14s %s\n", "rsize",
                        f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
         } else {
@@ -79,23 +89,38 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
                        f->size_bytes);
                 printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
                        f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
-                if (f->md_level[0])
-                        printf("  %-14s %s, %u disks, layout %u\n", "md", f->md_level, f->md_raid_disks,
-                               f->md_layout);
+                if (f->md_level[0]) {
+                        printf("  %-14s ", "md");
+                        ra_fputs_people(stdout, f->md_level, 0, 0);
+                        printf(", %u disks, layout %u\n", f->md_raid_disks, f->md_layout);
+                }
                 if (f->dm_target[0])
                         printf("  %-14s %s\n", "dm", f->dm_target);
-                if (f->slaves[0])
-                        printf("  %-14s %s\n", "stacked on", f->slaves);
+                if (f->slaves)
+                        fact_line("stacked on", f->slaves, "");
                 if (f->stripe_bytes > 0)
                         printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
                                ra_format_size_kb(f->stripe_bytes / 1024, a),
                                ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
-                if (content[0] || pttype[0])
-                        printf("  %-14s %s%s%s\n", "content", content, content[0] && pttype[0] ? ", " : "",
-                               pttype[0] ? pttype : "");
+                if (content[0] || pttype[0]) {
+                        printf("  %-14s ", "content");
+                        ra_fputs_people(stdout, content, 0, 0);
+                        printf("%s", content[0] && pttype[0] ? ", " : "");
+                        ra_fputs_people(stdout, pttype, 0, 0);
+                        printf("\n");
+                }
         }
-        printf("  %-14s %s\n", "host memory", format_bytes_short(f->mem_total_kb * 1024, sz));
+        printf("  %-14s %s\n", "host memory",
+               f->mem_total_kb ? format_bytes_short(f->mem_total_kb * 1024, sz) : "unknown");
         printf("  %-14s %s\n", "current", f->current_known ? ra_format_size_kb(f->current_kb, a) : "?");
+        if (f->invalid) {
+                /* Refused numbers: say which, or "unknown" above would hide them. */
+                printf("  %-14s", "refused");
+                for (unsigned i = 0; i < _RA_FACT_MAX; i++)
+                        if (f->invalid & (1u << i))
+                                printf(" %s", ra_fact_to_string((enum ra_fact) i));
+                printf(": not a number or out of range, treated as unknown\n");
+        }
 
         printf("\nProfile %s: default %s, minimum %s, maximum %s\n", p->name,
                ra_format_size_kb(p->default_kb, a), ra_format_size_kb(p->minimum_kb, b),
@@ -103,10 +128,11 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
         printf("Rules, in order (the last match wins):\n");
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule_trace *t = &d->trace[i];
-                char where[RA_PATH_MAX + 80];
-                snprintf(where, sizeof(where), "%s:%u", short_rule(t->rule->file), t->rule->line);
-                printf("  %-16s %-14s %s\n    %s\n", t->rule->section, ra_verdict_to_string(t->verdict),
-                       where, t->why);
+                printf("  %-16s %-14s ", t->rule->section, ra_verdict_to_string(t->verdict));
+                ra_fputs_people(stdout, short_rule(t->rule->file), 0, 0);
+                printf(":%u\n    ", t->rule->line);
+                ra_fputs_people(stdout, t->why, 0, 0);
+                printf("\n");
         }
 
         printf("\nCaps:\n");
@@ -125,12 +151,16 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
 
         printf("\nResult: ");
         if (d->decide_error < 0)
-                printf("error, nothing is written (%s)\n", d->decision.reason);
+                printf("error, nothing is written (");
         else if (d->decision.keep)
-                printf("left alone (%s)\n", d->decision.reason);
-        else
-                printf("%s from %s (%s)%s\n", ra_format_size_kb(d->decision.target_kb, a),
-                       d->rule, d->decision.reason, device_drifts(d) ? "; current differs" : "");
+                printf("left alone (");
+        else {
+                printf("%s from ", ra_format_size_kb(d->decision.target_kb, a));
+                ra_fputs_people(stdout, d->rule, 0, 0);
+                printf(" (");
+        }
+        ra_fputs_people(stdout, d->decision.reason, 0, 0);
+        printf(")%s\n", !d->decision.keep && device_drifts(d) ? "; current differs" : "");
 
         struct ra_drift drift;
         drift_of(ctl, d, &drift);
@@ -162,11 +192,16 @@ static void explain_json(struct ctl *ctl, const struct device *d, const char *co
         json_string(&j, "md_level", f->md_level[0] ? f->md_level : NULL);
         json_uint_or_null(&j, "md_raid_disks", f->md_raid_disks > 0, f->md_raid_disks);
         json_string(&j, "dm_target", f->dm_target[0] ? f->dm_target : NULL);
-        json_string(&j, "stacked_on", f->slaves[0] ? f->slaves : NULL);
+        json_string(&j, "stacked_on", f->slaves);
         json_string(&j, "content", content[0] ? content : NULL);
         json_string(&j, "partition_table", pttype[0] ? pttype : NULL);
         json_uint(&j, "mem_total_kb", f->mem_total_kb);
         json_uint(&j, "page_kb", f->page_kb);
+        json_begin_array(&j, "refused");
+        for (unsigned i = 0; i < _RA_FACT_MAX; i++)
+                if (f->invalid & (1u << i))
+                        json_string(&j, NULL, ra_fact_to_string((enum ra_fact) i));
+        json_end_array(&j);
         json_end_object(&j);
 
         json_string(&j, "profile", p->name);
@@ -218,10 +253,7 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         (void) argc;
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0],
-                        r == -ENOTBLK ? "not a whole disk (partitions share their disk's readahead)"
-                        : r == -ENOENT ? "no mount at that path"
-                                       : "no such block device or network mount");
+                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0], device_find_strerror(r));
                 return EXIT_FAILURE_;
         }
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);

@@ -87,10 +87,10 @@ static enum write_result reset_one(const struct device *d) {
         const struct ra_facts *f = &d->facts;
         char why[96];
 
-        if (!f->attr_path[0]) {
+        if (!f->attr_path) {
                 /* cifs, ceph, 9p: their bdi is not named after the device, so
                  * the agent never set it either */
-                printf("%-10s nothing to reset (%s: no bdi of this name)\n", f->name, f->fstype);
+                printf("%-10s nothing to reset (%s: no bdi of this name)\n", f->name, ra_str(f->fstype));
                 return WRITE_OK;
         }
         uint64_t target_kb = kernel_value_kb(f, why, sizeof(why));

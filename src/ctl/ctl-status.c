@@ -12,6 +12,7 @@
 #include "prometheus.h"
 #include "status.h"
 #include "systemd.h"
+#include "text.h"
 
 bool device_drifts(const struct device *d) {
         return !d->decision.keep && d->decide_error == 0 && d->facts.current_known &&
@@ -38,13 +39,13 @@ void json_device_fields(struct json *j, const struct device *d) {
         json_bool(j, "drift", device_drifts(d));
         json_string(j, "deferred", d->decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
-                json_string(j, "mount_point", f->mount_point);
+                json_string(j, "mount_point", ra_str(f->mount_point));
                 json_uint(j, "mount_points", f->n_mount_points);
-                json_string(j, "fstype", f->fstype);
-                json_string(j, "source", f->source);
-                json_string(j, "server", f->server[0] ? f->server : NULL);
+                json_string(j, "fstype", ra_str(f->fstype));
+                json_string(j, "source", ra_str(f->source));
+                json_string(j, "server", f->server);
                 json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
-                json_string(j, "nfs_version", f->nfs_version[0] ? f->nfs_version : NULL);
+                json_string(j, "nfs_version", f->nfs_version);
         }
         json_string(j, "rule", d->rule[0] ? d->rule : NULL);
         json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
@@ -77,21 +78,13 @@ uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
         return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
-/* One table row; returns true when the device drifts. */
+/* One table row; returns true when the device drifts. Strings from devices
+ * and mounts are escaped and cut to their column, so a row stays one line. */
 static bool print_row(const struct device *d) {
         const struct ra_facts *f = &d->facts;
         char facts[40], target[24], current[24];
         bool drift = device_drifts(d);
 
-        if (f->kind == RA_KIND_MOUNT) {
-                char rsize[24];
-                if (f->rsize_bytes >= 1024)
-                        snprintf(facts, sizeof(facts), "%s %s", f->mount_point,
-                                 ra_format_size_kb(f->rsize_bytes / 1024, rsize));
-                else
-                        snprintf(facts, sizeof(facts), "%s", f->mount_point);
-        } else
-                key_facts(f, facts, sizeof(facts));
         if (d->decide_error < 0)
                 snprintf(target, sizeof(target), "error");
         else if (d->decision.keep)
@@ -104,9 +97,31 @@ static bool print_row(const struct device *d) {
                 snprintf(current, sizeof(current), "?");
         if (drift)
                 strcat(current, "*");
-        printf("%-8.8s %-9s %-6.6s %-16.16s %6s %7s  %.21s\n", f->name, ra_class_to_string(f->class),
-               f->kind == RA_KIND_MOUNT ? f->fstype : ra_transport_to_string(f->transport), facts,
-               target, current, d->rule[0] ? short_rule(d->rule) : "-");
+
+        ra_fputs_people(stdout, f->name, 8, 8);
+        printf(" %-9s ", ra_class_to_string(f->class));
+        if (f->kind == RA_KIND_MOUNT) {
+                char rsize[24];
+                ra_fputs_people(stdout, ra_str(f->fstype), 6, 6);
+                fputc(' ', stdout);
+                /* The mount point, cut, then rsize: the number must stay visible. */
+                size_t cols = 0;
+                if (f->rsize_bytes >= 1024) {
+                        ra_format_size_kb(f->rsize_bytes / 1024, rsize);
+                        size_t room = 16 - strlen(rsize) - 1;
+                        cols = ra_fputs_people(stdout, ra_str(f->mount_point), room, 0);
+                        cols += (size_t) printf(" %s", rsize);
+                } else
+                        cols = ra_fputs_people(stdout, ra_str(f->mount_point), 16, 0);
+                printf("%*s", cols < 16 ? (int) (16 - cols) : 0, "");
+        } else {
+                key_facts(f, facts, sizeof(facts)); /* md/level comes from sysfs */
+                printf("%-6.6s ", ra_transport_to_string(f->transport));
+                ra_fputs_people(stdout, facts, 16, 16);
+        }
+        printf(" %6s %7s  ", target, current);
+        ra_fputs_people(stdout, d->rule[0] ? short_rule(d->rule) : "-", 21, 0);
+        fputc('\n', stdout);
         return drift;
 }
 
@@ -157,7 +172,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 bool any_drift = false;
 
                 printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
-                       format_bytes_short(mem_kb * 1024, mem),
+                       mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
                        cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
                 if (ctl->config->n_errors > 0)
                         printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,25 @@
 #include "devices.h"
 #include "gather.h"
 #include "mountinfo.h"
+
+const char *mountinfo_strerror(int r) {
+        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
+}
+
+const char *device_find_strerror(int r) {
+        switch (r) {
+        case -ENOTBLK:
+                return "not a whole disk (partitions share their disk's readahead)";
+        case -ENOENT:
+                return "no mount at that path";
+        case -ENODEV:
+                return "no such block device or network mount";
+        case -EFBIG:
+                return "cannot read /proc/self/mountinfo: larger than the limit (256 MiB)";
+        default:
+                return strerror(-r);
+        }
+}
 
 /* Decides for d->facts, gathered by the caller. */
 static int device_decide(const struct ra_config *c, struct device *d, bool with_trace) {
@@ -45,8 +65,8 @@ static int device_fill_mount_entry(const struct ra_mount *m, const struct ra_con
         ra_facts_init(&d->facts);
         snprintf(name, sizeof(name), "%u:%u", m->major, m->minor);
         ra_gather_host(&d->facts);
-        ra_facts_from_mount(&d->facts, name, m);
-        return device_decide(c, d, with_trace);
+        int r = ra_facts_from_mount(&d->facts, name, m);
+        return r < 0 ? r : device_decide(c, d, with_trace);
 }
 
 static bool is_whole_disk(struct udev_device *ud) {
@@ -155,10 +175,15 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct devic
         r = add_subsystem(udev, c, &l, "block");
         if (r >= 0)
                 r = add_subsystem(udev, c, &l, "bdi");
-        if (r >= 0 && ra_read_mountinfo(&text, &len) >= 0) {
-                struct unmapped_ctx ctx = { .c = c, .l = &l };
-                r = ra_mountinfo_foreach(text, len, add_unmapped_cb, &ctx);
-                free(text);
+        if (r >= 0) {
+                int k = ra_read_mountinfo(&text, &len);
+                if (k >= 0) {
+                        struct unmapped_ctx ctx = { .c = c, .l = &l };
+                        r = ra_mountinfo_foreach(text, len, add_unmapped_cb, &ctx);
+                        free(text);
+                } else /* never an empty list that looks like "no mounts" */
+                        fprintf(stderr, "readahead-ctl: cannot read /proc/self/mountinfo: %s: network mounts are not listed\n",
+                                mountinfo_strerror(k));
         }
         if (r < 0) {
                 devices_free(l.items, l.n);
@@ -186,12 +211,22 @@ static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
 }
 
 int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct device *ret) {
-        char syspath[RA_PATH_MAX], bdi[RA_NAME_MAX];
+        char bdi[RA_NAME_MAX];
         unsigned major, minor;
-        struct udev_device *ud;
+        struct udev_device *ud = NULL;
+        struct stat st;
         int r;
 
         memset(ret, 0, sizeof(*ret));
+
+        /* Any path to a block device node (/dev/sda, /dev/mapper/NAME,
+         * /dev/disk/by-id/...): the device of that number, as udevadm does. */
+        if (strchr(name, '/') && stat(name, &st) == 0 && S_ISBLK(st.st_mode)) {
+                ud = udev_device_new_from_devnum(udev, 'b', st.st_rdev);
+                if (!ud)
+                        return -ENODEV;
+                goto block;
+        }
 
         /* A mount point: the bdi of the superblock mounted there. */
         if (name[0] == '/' && strncmp(name, "/dev/", 5) != 0) {
@@ -201,8 +236,10 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                 r = ra_read_mountinfo(&text, &len);
                 if (r < 0)
                         return r;
-                (void) ra_mountinfo_foreach(text, len, find_mount_point_cb, &ctx);
+                r = ra_mountinfo_foreach(text, len, find_mount_point_cb, &ctx);
                 free(text);
+                if (r < 0)
+                        return r;
                 if (!ctx.found)
                         return -ENOENT;
                 snprintf(bdi, sizeof(bdi), "%u:%u", ctx.major, ctx.minor);
@@ -217,11 +254,16 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                         size_t len = 0;
                         device_done(ret);
                         r = ra_read_mountinfo(&text, &len);
-                        if (r >= 0)
-                                r = ra_mountinfo_find(text, len, major, minor, &m) ? 0 : -ENODEV;
+                        if (r >= 0) {
+                                r = ra_mountinfo_find(text, len, major, minor, &m);
+                                if (r == 0)
+                                        r = -ENODEV;
+                        }
                         free(text);
-                        if (r == 0)
+                        if (r > 0) {
                                 r = device_fill_mount_entry(&m, c, ret, true);
+                                ra_mount_done(&m);
+                        }
                 }
                 if (r < 0)
                         device_done(ret);
@@ -231,11 +273,11 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
         if (strncmp(name, "/dev/", 5) == 0)
                 name += 5;
         if (!*name || strchr(name, '/') || strcmp(name, "..") == 0)
-                return -EINVAL;
-        snprintf(syspath, sizeof(syspath), "/sys/class/block/%s", name);
-        ud = udev_device_new_from_syspath(udev, syspath);
+                return -ENODEV;
+        ud = udev_device_new_from_subsystem_sysname(udev, "block", name);
         if (!ud)
                 return -ENODEV;
+block:
         if (!is_whole_disk(ud)) {
                 udev_device_unref(ud);
                 return -ENOTBLK;

@@ -3,6 +3,7 @@
 #include <math.h>
 
 #include "output.h"
+#include "text.h"
 
 static void json_prefix(struct json *j, const char *key) {
         if (j->need_comma[j->depth])
@@ -15,20 +16,6 @@ static void json_prefix(struct json *j, const char *key) {
                 fputs(key, j->f);
                 fputs("\": ", j->f);
         }
-}
-
-static void json_escaped(FILE *f, const char *s) {
-        fputc('"', f);
-        for (; *s; s++) {
-                unsigned char c = (unsigned char) *s;
-                if (c == '"' || c == '\\')
-                        fprintf(f, "\\%c", c);
-                else if (c < 0x20)
-                        fprintf(f, "\\u%04x", c);
-                else
-                        fputc(c, f);
-        }
-        fputc('"', f);
 }
 
 static void json_open(struct json *j, const char *key, char c) {
@@ -67,7 +54,7 @@ void json_end_array(struct json *j) {
 void json_string(struct json *j, const char *key, const char *value) {
         json_prefix(j, key);
         if (value)
-                json_escaped(j->f, value);
+                ra_fputs_json(j->f, value);
         else
                 fputs("null", j->f);
 }

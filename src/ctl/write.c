@@ -67,10 +67,7 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 struct device d;
                 int r = device_find(ctl->udev, ctl->config, argv[i], &d);
                 if (r < 0) {
-                        fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, argv[i],
-                                r == -ENOTBLK ? "not a whole disk"
-                                : r == -ENOENT ? "no mount at that path"
-                                               : "no such block device or network mount");
+                        fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, argv[i], device_find_strerror(r));
                         ok = false;
                         continue;
                 }

@@ -4,7 +4,9 @@
  * sets of variables, checking the documented contract: compile fails only
  * with -EINVAL and a terminated message; eval returns 0, -ENODATA (naming a
  * variable the expression uses and the device lacks), -EDOM or -ERANGE, and
- * gives the same answer twice.
+ * gives the same answer twice. ra_expr_check_constants() agrees with eval:
+ * an expression without variables passes it exactly when it evaluates, and
+ * one it refuses fails for every set of values.
  */
 
 #include <errno.h>
@@ -79,6 +81,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         FUZZ_ASSERT(e.n_ops <= RA_EXPR_MAX_OPS);
         FUZZ_ASSERT((e.vars_used >> _RA_VAR_MAX) == 0);
         FUZZ_ASSERT(e2.n_ops == e.n_ops && e2.vars_used == e.vars_used);
+
+        uint64_t kb;
+        int constant = ra_expr_check_constants(&e, err, sizeof(err));
+        FUZZ_ASSERT(constant == 0 || constant == -EDOM || constant == -ERANGE);
+        if (e.vars_used == 0) {
+                v.known = 0;
+                FUZZ_ASSERT((ra_expr_eval(&e, &v, &kb, NULL) == 0) == (constant == 0));
+        }
+        if (constant < 0) {
+                all_known(&v, 1);
+                FUZZ_ASSERT(ra_expr_eval(&e, &v, &kb, NULL) < 0);
+                all_known(&v, UINT64_C(1) << 20);
+                FUZZ_ASSERT(ra_expr_eval(&e, &v, &kb, NULL) < 0);
+        }
 
         memcpy(v.value, typical, sizeof(v.value));
         v.known = (1u << _RA_VAR_MAX) - 1;

@@ -8,12 +8,14 @@
  *    have, and stops early with the callback's value;
  *  - ra_mountinfo_find() finds every superblock foreach saw, with as many
  *    mount points as foreach saw lines for it, and nothing else;
- *  - ra_mount_option_u64() agrees with ra_mount_option_string() on the same
- *    key; ra_mount_server() returns a piece of the source that fits;
- *  - facts built from any mount are a mount's facts with terminated strings.
+ *  - ra_mount_option_u64() agrees with ra_mount_option_value() on the same
+ *    key; ra_mount_server() returns a piece of the source;
+ *  - nothing is cut: facts built from any mount hold its whole mount point,
+ *    fstype and source, and find returns the first mount point whole.
  * The whole input is also tried as an option string, a source and a bdi name.
  */
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,46 +28,54 @@
 
 struct seen {
         unsigned n;
+        size_t input_size;
         struct {
                 unsigned major, minor, lines;
+                char *first_mount_point;
         } dev[MAX_SEEN];
 };
 
-static void check_string(const char *s, size_t size)
+/* A decoded field is never longer than the input it came from. */
+static void check_string(const struct seen *seen, const char *s)
 {
-        FUZZ_ASSERT(memchr(s, '\0', size) != NULL);
+        FUZZ_ASSERT(s != NULL);
+        FUZZ_ASSERT(strlen(s) <= seen->input_size);
 }
 
 /* rsize=N: the number agrees with the text of the same option. */
 static void check_option(const char *options, const char *key)
 {
-        char buf[32];
-        uint64_t n = ra_mount_option_u64(options, key);
+        size_t len = 0;
+        bool invalid;
+        const char *v = ra_mount_option_value(options, key, &len);
+        uint64_t n = ra_mount_option_u64_checked(options, key, &invalid);
 
-        ra_mount_option_string(options, key, buf, sizeof(buf));
-        check_string(buf, sizeof(buf));
-        if (n != 0) {
-                char *end;
-
-                FUZZ_ASSERT(buf[0] != '\0');
-                FUZZ_ASSERT(strtoull(buf, &end, 10) == n && *end == '\0');
+        FUZZ_ASSERT(n == ra_mount_option_u64(options, key));
+        if (!v) {
+                FUZZ_ASSERT(n == 0 && !invalid);
+                return;
         }
-        /* A buffer too small for any value holds the empty string. */
-        buf[0] = 'x';
-        ra_mount_option_string(options, key, buf, 1);
-        FUZZ_ASSERT(buf[0] == '\0');
+        FUZZ_ASSERT(v > options && v + len <= options + strlen(options));
+        FUZZ_ASSERT(v[-1] == '=' && (v[len] == ',' || v[len] == '\0'));
+        if (!invalid) {
+                char buf[32];
+
+                FUZZ_ASSERT(len > 0 && len < sizeof(buf));
+                memcpy(buf, v, len);
+                buf[len] = '\0';
+                FUZZ_ASSERT(strspn(buf, "0123456789") == len);
+                FUZZ_ASSERT(strtoull(buf, NULL, 10) == n);
+        } else
+                FUZZ_ASSERT(n == 0);
 }
 
 static void check_server(const char *source)
 {
-        char buf[RA_PATH_MAX], tiny[4];
+        size_t len = 0;
+        const char *server = ra_mount_server(source, &len);
 
-        ra_mount_server(source, buf, sizeof(buf));
-        check_string(buf, sizeof(buf));
-        FUZZ_ASSERT(strstr(source, buf) != NULL);
-        ra_mount_server(source, tiny, sizeof(tiny));
-        check_string(tiny, sizeof(tiny));
-        FUZZ_ASSERT(strncmp(tiny, buf, strlen(tiny)) == 0);
+        if (server)
+                FUZZ_ASSERT(server >= source && len > 0 && server + len <= source + strlen(source));
 }
 
 static int each(const struct ra_mount *m, void *userdata)
@@ -77,10 +87,10 @@ static int each(const struct ra_mount *m, void *userdata)
 
         FUZZ_ASSERT(m->major <= 0xfff && m->minor <= 0xfffff);
         FUZZ_ASSERT(m->n_mount_points == 1);
-        check_string(m->mount_point, sizeof(m->mount_point));
-        check_string(m->fstype, sizeof(m->fstype));
-        check_string(m->source, sizeof(m->source));
-        check_string(m->super_options, sizeof(m->super_options));
+        check_string(seen, m->mount_point);
+        check_string(seen, m->fstype);
+        check_string(seen, m->source);
+        check_string(seen, m->super_options);
 
         for (i = 0; i < seen->n; i++)
                 if (seen->dev[i].major == m->major && seen->dev[i].minor == m->minor)
@@ -91,6 +101,9 @@ static int each(const struct ra_mount *m, void *userdata)
                 seen->dev[seen->n].major = m->major;
                 seen->dev[seen->n].minor = m->minor;
                 seen->dev[seen->n].lines = 1;
+                seen->dev[seen->n].first_mount_point = strdup(m->mount_point);
+                if (!seen->dev[seen->n].first_mount_point)
+                        abort();
                 seen->n++;
         }
 
@@ -100,15 +113,19 @@ static int each(const struct ra_mount *m, void *userdata)
 
         snprintf(bdi, sizeof(bdi), "%u:%u", m->major, m->minor);
         ra_facts_init(&f);
-        ra_facts_from_mount(&f, bdi, m);
+        FUZZ_ASSERT(ra_facts_from_mount(&f, bdi, m) == 0);
         FUZZ_ASSERT(f.kind == RA_KIND_MOUNT);
         FUZZ_ASSERT(f.major == m->major && f.minor == m->minor);
         FUZZ_ASSERT(f.n_mount_points == 1);
-        check_string(f.name, sizeof(f.name));
-        check_string(f.mount_point, sizeof(f.mount_point));
-        check_string(f.fstype, sizeof(f.fstype));
-        check_string(f.server, sizeof(f.server));
-        check_string(f.nfs_version, sizeof(f.nfs_version));
+        /* Whole, never cut. */
+        FUZZ_ASSERT(strcmp(f.mount_point, m->mount_point) == 0);
+        FUZZ_ASSERT(strcmp(f.fstype, m->fstype) == 0);
+        FUZZ_ASSERT(strcmp(f.source, m->source) == 0);
+        if (f.server)
+                FUZZ_ASSERT(strstr(m->source, f.server) != NULL);
+        if (f.nfs_version)
+                FUZZ_ASSERT(strstr(m->super_options, f.nfs_version) != NULL ||
+                            (strcmp(f.nfs_version, "4") == 0 && strcmp(m->fstype, "nfs4") == 0));
         FUZZ_ASSERT(f.rsize_bytes == ra_mount_option_u64(m->super_options, "rsize"));
         ra_facts_done(&f);
         return 0;
@@ -124,7 +141,7 @@ static int stop_at_first(const struct ra_mount *m, void *userdata)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
         const char *text = (const char *)data;
-        struct seen seen = { 0 };
+        struct seen seen = { .input_size = size };
         struct ra_mount m;
         unsigned major, minor, calls = 0;
         char *s;
@@ -142,7 +159,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 FUZZ_ASSERT(ra_mountinfo_find(text, size, seen.dev[i].major, seen.dev[i].minor, &m) == 1);
                 FUZZ_ASSERT(m.major == seen.dev[i].major && m.minor == seen.dev[i].minor);
                 FUZZ_ASSERT(m.n_mount_points == seen.dev[i].lines);
-                check_string(m.mount_point, sizeof(m.mount_point));
+                FUZZ_ASSERT(strcmp(m.mount_point, seen.dev[i].first_mount_point) == 0);
+                ra_mount_done(&m);
+                free(seen.dev[i].first_mount_point);
         }
         /* No line can carry a major the kernel does not have. */
         FUZZ_ASSERT(ra_mountinfo_find(text, size, 0x1000, 53, &m) == 0);

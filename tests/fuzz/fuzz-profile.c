@@ -123,10 +123,10 @@ static void decide_some(const struct ra_profile *p)
         f.transport = RA_TRANSPORT_NETWORK;
         f.rsize_bytes = 1024 * 1024;
         f.current_known = false;
-        snprintf(f.mount_point, sizeof(f.mount_point), "/srv/media");
-        snprintf(f.fstype, sizeof(f.fstype), "nfs4");
-        snprintf(f.server, sizeof(f.server), "nas.example");
-        snprintf(f.nfs_version, sizeof(f.nfs_version), "4.2");
+        ra_facts_set(&f.mount_point, "/srv/media");
+        ra_facts_set(&f.fstype, "nfs4");
+        ra_facts_set(&f.server, "nas.example");
+        ra_facts_set(&f.nfs_version, "4.2");
         decide_and_check(p, &f);
         ra_facts_done(&f);
 }

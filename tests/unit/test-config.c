@@ -5,6 +5,9 @@
  * file and line. Every case builds its own root below $TMPDIR.
  */
 
+#include <fcntl.h>
+#include <sys/stat.h>
+
 #include "config.h"
 #include "test-util.h"
 #include "test.h"
@@ -746,6 +749,8 @@ ROOT_CASE(test_oversized_file_is_an_error)
         free(text);
         c = load();
         CHECK(c->n_errors >= 1);
+        /* Named at the line the limit falls in: 2 + 65536 / 80 lines in. */
+        CHECK(c->n_diags >= 1 && c->diags[0].line > 800 && c->diags[0].line < 830);
         CHECK(rule_named(&c->profile, "big") == NULL);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-big.conf", RA_FILE_BROKEN, true);
         ra_config_free(c);
@@ -763,6 +768,121 @@ ROOT_CASE(test_broken_readahead_conf_falls_back)
         CHECK_INT(6, c->profile.n_rules);
         CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_BROKEN, false);
         CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
+        ra_config_free(c);
+}
+
+/*
+ * Issue 8, defect 5: more drop-ins than any fixed table. All of them apply,
+ * in name order, whatever order the directories list them in: files are
+ * created in reverse and spread over /etc, /run and the vendor dir.
+ */
+ROOT_CASE(test_many_dropins_all_apply_in_name_order)
+{
+        static const char *const dirs[] = { ETC, RUN_DIR, VENDOR };
+        struct ra_config *c;
+        char rel[PATH_MAX], text[64];
+
+        install_vendor();
+        for (int i = 199; i >= 0; i--) {
+                snprintf(rel, sizeof(rel), "%s/profiles/default.conf.d/%03d-d.conf", dirs[i % 3], i);
+                snprintf(text, sizeof(text), "[Rule disk]\nSize=%dK\n[Rule r%03d]\nSize=1M\n", 4 * (i + 1), i);
+                put(rel, text);
+        }
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        /* The last by name, 199-d.conf, sets Size=800K. */
+        CHECK_STR("800K", size_text_of(&c->profile, "disk"));
+        REQUIRE(c->profile.n_rules == 6 + 200);
+        for (int i = 0; i < 200; i++) {
+                snprintf(text, sizeof(text), "r%03d", i);
+                CHECK_STR(text, c->profile.rules[6 + i].section);
+        }
+        CHECK_INT(1 + 1 + 200, c->n_files); /* readahead.conf, default.conf, drop-ins */
+        ra_config_free(c);
+}
+
+/* Beyond RA_DROPINS_MAX: an error check reports, and a result that does not
+ * depend on directory order (the first RA_DROPINS_MAX by name). */
+ROOT_CASE(test_too_many_dropins_is_an_error)
+{
+        struct ra_config *c;
+        char rel[PATH_MAX], text[64];
+
+        install_vendor();
+        for (int i = RA_DROPINS_MAX + 4; i >= 0; i--) {
+                snprintf(rel, sizeof(rel), "%s/profiles/default.conf.d/%05d.conf", ETC, i);
+                snprintf(text, sizeof(text), "[Rule disk]\nSize=%dK\n", 4 * (i + 1));
+                put(rel, text);
+        }
+        c = load();
+        CHECK_INT(1, c->n_errors);
+        CHECK(c->n_diags >= 1 && strstr(c->diags[0].message, "more than 1024") != NULL);
+        CHECK_STR("4096K", size_text_of(&c->profile, "disk")); /* 01023.conf */
+        ra_config_free(c);
+}
+
+/* Defect 6: what check must catch, at the drop-in and line that did it. */
+ROOT_CASE(test_check_errors_name_dropin_and_line)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/60-div.conf", "# constant\n[Rule disk]\nSize=1M/0\n");
+        put(ETC "/profiles/default.conf.d/61-minmax.conf", "[Rule disk]\nMinimum=1M\n\nMaximum=256K\n");
+        put(ETC "/profiles/default.conf.d/62-order.conf", "[Profile]\nDefault=512K\nMaximum=256K\n");
+        put(ETC "/profiles/default.conf.d/63-const.conf", "[Rule raid]\nSize=max(stripe, 1M - 2M)\n");
+        put(ETC "/profiles/default.conf.d/64-var.conf", "[Rule raid]\nSize=stripe / 0\n");
+        c = load();
+        CHECK_INT(5, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/60-div.conf", 3);
+        CHECK(d && strstr(d->message, "division by zero"));
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/61-minmax.conf", 4);
+        CHECK(d && strstr(d->message, "Minimum= is above Maximum="));
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/62-order.conf", 3);
+        CHECK(d && strstr(d->message, "ascending order"));
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/63-const.conf", 2);
+        CHECK(d && strstr(d->message, "out of range"));
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/64-var.conf", 2);
+        CHECK(d && strstr(d->message, "division by zero"));
+        CHECK_STR("default", size_text_of(&c->profile, "disk")); /* every drop-in dropped */
+        ra_config_free(c);
+
+        /* Valid limits from two files are fine; the drop-in that crosses them is blamed. */
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/70-min.conf", "[Rule disk]\nMinimum=64K\n");
+        put(ETC "/profiles/default.conf.d/71-max.conf", "[Rule disk]\n\nMaximum=32K\n");
+        c = load();
+        CHECK_INT(5 + 1, c->n_errors);
+        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/71-max.conf", 3) != NULL);
+        ra_config_free(c);
+}
+
+/* The configuration's fingerprint follows its files and problems. */
+ROOT_CASE(test_fingerprint_changes_with_files)
+{
+        struct ra_config *c;
+        uint64_t a, b;
+        char path[PATH_MAX];
+        struct timespec times[2] = { { .tv_sec = 1000000000 }, { .tv_sec = 1000000000 } };
+
+        install_vendor();
+        put(ETC "/profiles/default.conf.d/70-bad.conf", "[Rule disk]\nColour=blue\n");
+        c = load();
+        a = ra_config_fingerprint(c);
+        ra_config_free(c);
+        c = load();
+        CHECK_U64(a, ra_config_fingerprint(c)); /* nothing changed */
+        ra_config_free(c);
+        snprintf(path, sizeof(path), "%s%s", root, ETC "/profiles/default.conf.d/70-bad.conf");
+        REQUIRE(utimensat(AT_FDCWD, path, times, 0) == 0);
+        c = load();
+        b = ra_config_fingerprint(c);
+        CHECK(a != b); /* touched */
+        ra_config_free(c);
+        put(ETC "/profiles/default.conf.d/71-other.conf", "[Rule x]\nSize=1M\n");
+        c = load();
+        CHECK(b != ra_config_fingerprint(c)); /* a file more */
         ra_config_free(c);
 }
 
@@ -1297,6 +1417,10 @@ int main(void)
         RUN(test_missing_profile_leaves_devices_alone);
         RUN(test_profile_name_is_not_a_path);
         RUN(test_oversized_file_is_an_error);
+        RUN(test_many_dropins_all_apply_in_name_order);
+        RUN(test_too_many_dropins_is_an_error);
+        RUN(test_check_errors_name_dropin_and_line);
+        RUN(test_fingerprint_changes_with_files);
         RUN(test_broken_readahead_conf_falls_back);
         RUN(test_free_null);
         RUN(test_search_path);

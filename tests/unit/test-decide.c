@@ -157,11 +157,11 @@ static void nfs(struct ra_facts *f, uint64_t rsize_bytes)
         f->transport = RA_TRANSPORT_NETWORK;
         f->size_bytes = 0;
         f->rsize_bytes = rsize_bytes;
-        snprintf(f->mount_point, sizeof(f->mount_point), "/srv/media");
-        snprintf(f->fstype, sizeof(f->fstype), "nfs4");
-        snprintf(f->source, sizeof(f->source), "nas.example:/export/media");
-        snprintf(f->server, sizeof(f->server), "nas.example");
-        snprintf(f->nfs_version, sizeof(f->nfs_version), "4.2");
+        ra_facts_set(&f->mount_point, "/srv/media");
+        ra_facts_set(&f->fstype, "nfs4");
+        ra_facts_set(&f->source, "nas.example:/export/media");
+        ra_facts_set(&f->server, "nas.example");
+        ra_facts_set(&f->nfs_version, "4.2");
 }
 
 /* ---- running decide ------------------------------------------------------- */
@@ -483,7 +483,7 @@ static void test_other_network_keep(void)
         prof_vendor(&pr, "default", "");
         nfs(&f, MIB_BYTES(1));
         f.class = RA_CLASS_FUSE;
-        snprintf(f.fstype, sizeof(f.fstype), "fuse.sshfs");
+        ra_facts_set(&f.fstype, "fuse.sshfs");
         decide(&run, &pr, &f);
         CHECK_KEEP(&run, "other-network");
         ra_facts_done(&f);
@@ -605,15 +605,15 @@ static void test_mount_rules(void)
         ra_facts_done(&f);
 
         nfs(&f, MIB_BYTES(1));
-        snprintf(f.mount_point, sizeof(f.mount_point), "/home");
-        snprintf(f.server, sizeof(f.server), "backup2.example");
+        ra_facts_set(&f.mount_point, "/home");
+        ra_facts_set(&f.server, "backup2.example");
         decide(&run, &pr, &f);
         CHECK_TARGET(&run, 16384, "backup");
         ra_facts_done(&f);
 
         nfs(&f, MIB_BYTES(1));
-        snprintf(f.fstype, sizeof(f.fstype), "nfs");
-        snprintf(f.nfs_version, sizeof(f.nfs_version), "3");
+        ra_facts_set(&f.fstype, "nfs");
+        ra_facts_set(&f.nfs_version, "3");
         decide(&run, &pr, &f);
         CHECK_TARGET(&run, 64, "v3");
         ra_facts_done(&f);

@@ -360,6 +360,33 @@ static void test_overflow(void)
         EVAL_OK("2 - 2", &no_vars, 0);
 }
 
+/* What fails whatever the device is refused when the profile loads. */
+static void check_constants(const char *s, int expected)
+{
+        struct ra_expr e;
+        char err[128] = "";
+
+        REQUIRE(ra_expr_compile(s, &e, err, sizeof(err)) == 0);
+        err[0] = 0;
+        CHECK_INT(expected, ra_expr_check_constants(&e, err, sizeof(err)));
+        if (expected < 0)
+                CHECK(strstr(err, "whatever the device") != NULL);
+}
+
+static void test_check_constants(void)
+{
+        check_constants("1M/0", -EDOM);
+        check_constants("stripe / 0", -EDOM);            /* whatever the stripe */
+        check_constants("stripe / (2 - 2)", -EDOM);
+        check_constants("max(default, 1M - 2M)", -ERANGE);
+        check_constants("1G * 1G * 1G * 1G", -ERANGE);
+        check_constants("min(1M / 0, stripe)", -EDOM);
+        check_constants("max(default, 2 * stripe)", 0);
+        check_constants("stripe / data_disks", 0);        /* may be 0 for one device only */
+        check_constants("default - 1M", 0);
+        check_constants("1M / 2", 0);
+}
+
 static void test_expr_reusable(void)
 {
         /* One compiled expression, evaluated for several devices. */
@@ -398,6 +425,7 @@ int main(void)
         RUN(test_missing_variable);
         RUN(test_division_by_zero);
         RUN(test_overflow);
+        RUN(test_check_constants);
         RUN(test_expr_reusable);
         TEST_MAIN_END;
 }

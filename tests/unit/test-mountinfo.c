@@ -17,12 +17,13 @@ static const char mountinfo[] =
 
 static int find(unsigned major, unsigned minor, struct ra_mount *m)
 {
+        ra_mount_done(m);
         return ra_mountinfo_find(mountinfo, sizeof(mountinfo) - 1, major, minor, m);
 }
 
 static void test_find_nfs(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
 
         REQUIRE(find(0, 53, &m) == 1);
         CHECK_INT(0, m.major);
@@ -34,11 +35,12 @@ static void test_find_nfs(void)
                   m.super_options);
         /* The bind mount of the same superblock further down. */
         CHECK_INT(2, m.n_mount_points);
+        ra_mount_done(&m);
 }
 
 static void test_find_exact_minor(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
 
         /* 0:530 is not 0:53 and 0:53 is not 0:5. */
         REQUIRE(find(0, 530, &m) == 1);
@@ -48,37 +50,42 @@ static void test_find_exact_minor(void)
         CHECK_INT(0, find(0, 5, &m));
         CHECK_INT(0, find(5, 3, &m));
         CHECK_INT(0, find(0, 99, &m));
+        ra_mount_done(&m);
 }
 
 static void test_find_escapes(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
 
         /* Spaces and tabs in mount points are written as octal escapes. */
         REQUIRE(find(0, 54, &m) == 1);
         CHECK_STR("/srv/my media\tx", m.mount_point);
         CHECK_STR("cifs", m.fstype);
         CHECK_STR("//fileserver/share", m.source);
+        ra_mount_done(&m);
 }
 
 static void test_find_last_line_without_newline(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
 
         REQUIRE(find(0, 56, &m) == 1);
         CHECK_STR("/mnt/v6", m.mount_point);
         CHECK_STR("rw,vers=4.1,rsize=262144", m.super_options);
+        ra_mount_done(&m);
 }
 
 static void test_find_respects_length(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
         /* Only the first line is inside len. */
         size_t len = strlen("22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n");
 
         CHECK_INT(1, ra_mountinfo_find(mountinfo, len, 259, 2, &m));
+        ra_mount_done(&m);
         CHECK_INT(0, ra_mountinfo_find(mountinfo, len, 0, 53, &m));
         CHECK_INT(0, ra_mountinfo_find("", 0, 0, 53, &m));
+        ra_mount_done(&m);
 }
 
 static void test_malformed_lines_skipped(void)
@@ -89,11 +96,12 @@ static void test_malformed_lines_skipped(void)
                 "36 22 zz:60 / /c rw - nfs4 srv:/x rw\n"                /* bad device */
                 "\n"
                 "36 22 0:60 / /d rw - nfs4 srv:/x rw,rsize=65536\n";   /* the good one */
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
 
         REQUIRE(ra_mountinfo_find(text, sizeof(text) - 1, 0, 60, &m) == 1);
         CHECK_STR("/d", m.mount_point);
         CHECK_INT(1, m.n_mount_points);
+        ra_mount_done(&m);
 }
 
 static int count_cb(const struct ra_mount *m, void *userdata)
@@ -144,37 +152,120 @@ static void test_option_u64(void)
         CHECK_U64(0, ra_mount_option_u64("", "rsize"));
 }
 
-static void test_option_string(void)
+static void test_option_value(void)
 {
-        char buf[8];
+        const char *v;
+        size_t l = 0;
 
-        ra_mount_option_string("rw,vers=4.2,rsize=1", "vers", buf, sizeof(buf));
-        CHECK_STR("4.2", buf);
-        ra_mount_option_string("rw,rsize=1", "vers", buf, sizeof(buf));
-        CHECK_STR("", buf);
-        ra_mount_option_string("rw,nfsvers=3,vers=4", "vers", buf, sizeof(buf));
-        CHECK_STR("4", buf);
-        /* Truncated to the buffer, always terminated. */
-        ra_mount_option_string("vers=1234567890", "vers", buf, sizeof(buf));
-        CHECK(strlen(buf) < sizeof(buf));
+        v = ra_mount_option_value("rw,vers=4.2,rsize=1", "vers", &l);
+        REQUIRE(v != NULL);
+        CHECK_INT(3, l);
+        CHECK(strncmp(v, "4.2", 3) == 0);
+        CHECK(ra_mount_option_value("rw,rsize=1", "vers", &l) == NULL);
+        v = ra_mount_option_value("rw,nfsvers=3,vers=4", "vers", &l);
+        REQUIRE(v != NULL);
+        CHECK_INT(1, l);
+        CHECK(*v == '4');
+}
+
+/* A value is either a number or refused, never cut or wrapped. */
+static void test_option_u64_checked(void)
+{
+        bool invalid = true;
+
+        CHECK_U64(1048576, ra_mount_option_u64_checked("rsize=1048576", "rsize", &invalid));
+        CHECK(!invalid);
+        CHECK_U64(0, ra_mount_option_u64_checked("rw", "rsize", &invalid));
+        CHECK(!invalid);
+        CHECK_U64(0, ra_mount_option_u64_checked("rsize=99999999999999999999", "rsize", &invalid));
+        CHECK(invalid);
+        CHECK_U64(0, ra_mount_option_u64_checked("rsize=-1", "rsize", &invalid));
+        CHECK(invalid);
+}
+
+static void check_server(const char *source, const char *expected)
+{
+        size_t l = 0;
+        const char *s = ra_mount_server(source, &l);
+
+        if (!expected) {
+                CHECK(s == NULL);
+                return;
+        }
+        REQUIRE(s != NULL);
+        CHECK_INT(strlen(expected), l);
+        CHECK(strncmp(s, expected, l) == 0);
 }
 
 static void test_server(void)
 {
-        char buf[64];
+        check_server("srv:/export", "srv");
+        check_server("10.0.0.5:/data", "10.0.0.5");
+        check_server("//fileserver/share", "fileserver");
+        check_server("[fe80::1]:/x", "fe80::1");
+        check_server("u@host:/", "host");
+        check_server("", NULL);
+}
 
-        ra_mount_server("srv:/export", buf, sizeof(buf));
-        CHECK_STR("srv", buf);
-        ra_mount_server("10.0.0.5:/data", buf, sizeof(buf));
-        CHECK_STR("10.0.0.5", buf);
-        ra_mount_server("//fileserver/share", buf, sizeof(buf));
-        CHECK_STR("fileserver", buf);
-        ra_mount_server("[fe80::1]:/x", buf, sizeof(buf));
-        CHECK(strcmp(buf, "fe80::1") == 0 || strcmp(buf, "[fe80::1]") == 0);
-        ra_mount_server("u@host:/", buf, sizeof(buf));
-        CHECK(strstr(buf, "host") != NULL);
-        ra_mount_server("", buf, sizeof(buf));
-        CHECK_STR("", buf);
+/*
+ * A mount point of 308 bytes of CJK (102 characters, more than a 256-byte
+ * buffer), options beyond 1 KiB with rsize= at the end: both whole.
+ */
+static void test_long_fields_whole(void)
+{
+        char mount_point[400] = "/mnt/", options[2048] = "rw", line[4096];
+        struct ra_mount m = { 0 };
+        struct ra_facts f;
+
+        for (int i = 0; i < 101; i++)
+                strcat(mount_point, "\xe9\x95\xbf"); /* U+957F, 3 bytes */
+        CHECK_INT(308, strlen(mount_point));
+        for (int i = 0; strlen(options) < 1100; i++)
+                snprintf(options + strlen(options), sizeof(options) - strlen(options), ",opt%d=%d", i, i);
+        strcat(options, ",rsize=1048576");
+        snprintf(line, sizeof(line), "40 27 0:53 / %s rw - nfs4 srv:/export %s\n", mount_point, options);
+
+        REQUIRE(ra_mountinfo_find(line, strlen(line), 0, 53, &m) == 1);
+        CHECK_STR(mount_point, m.mount_point);
+        CHECK_STR(options, m.super_options);
+        ra_facts_init(&f);
+        CHECK_INT(0, ra_facts_from_mount(&f, "0:53", &m));
+        CHECK_STR(mount_point, f.mount_point);
+        CHECK_U64(1048576, f.rsize_bytes);
+        ra_facts_done(&f);
+        ra_mount_done(&m);
+}
+
+/* mountinfo of any size is read whole; beyond the limit, an error. */
+static void test_read_whole_file(void)
+{
+        char path[] = "/tmp/ra-test-mountinfo.XXXXXX";
+        int fd = mkstemp(path);
+        char *text = NULL;
+        size_t len = 0;
+        char block[4096];
+
+        REQUIRE(fd >= 0);
+        memset(block, 'x', sizeof(block));
+        /* 9 MiB and one line after it. */
+        for (int i = 0; i < 9 * 256; i++)
+                REQUIRE(write(fd, block, sizeof(block)) == (ssize_t) sizeof(block));
+        REQUIRE(write(fd, "\nend\n", 5) == 5);
+        close(fd);
+
+        CHECK_INT(0, ra_read_whole_file(path, RA_MOUNTINFO_MAX_BYTES, &text, &len));
+        CHECK_U64(9u * 1024 * 1024 + 5, len);
+        if (text)
+                CHECK_STR("\nend\n", text + len - 5);
+        free(text);
+        text = NULL;
+        /* Exactly the limit fits; one byte less is too large, and says so. */
+        CHECK_INT(0, ra_read_whole_file(path, 9u * 1024 * 1024 + 5, &text, &len));
+        free(text);
+        text = NULL;
+        CHECK_INT(-EFBIG, ra_read_whole_file(path, 9u * 1024 * 1024 + 4, &text, &len));
+        CHECK(text == NULL);
+        unlink(path);
 }
 
 static void test_bdi_name(void)
@@ -201,7 +292,7 @@ static void test_bdi_name(void)
 
 static void test_facts_from_mount(void)
 {
-        struct ra_mount m;
+        struct ra_mount m = { 0 };
         struct ra_facts f;
 
         REQUIRE(find(0, 53, &m) == 1);
@@ -233,6 +324,7 @@ static void test_facts_from_mount(void)
         CHECK_STR("netfs", ra_class_to_string(f.class));
         CHECK_STR("fileserver", f.server);
         ra_facts_done(&f);
+        ra_mount_done(&m);
 }
 
 int main(void)
@@ -246,8 +338,11 @@ int main(void)
         RUN(test_malformed_lines_skipped);
         RUN(test_foreach);
         RUN(test_option_u64);
-        RUN(test_option_string);
+        RUN(test_option_value);
+        RUN(test_option_u64_checked);
         RUN(test_server);
+        RUN(test_long_fields_whole);
+        RUN(test_read_whole_file);
         RUN(test_bdi_name);
         RUN(test_facts_from_mount);
         TEST_MAIN_END;

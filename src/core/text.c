@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+
+#include "text.h"
+
+size_t ra_utf8_decode(const char *s, size_t n, unsigned *ret_cp) {
+        const unsigned char *u = (const unsigned char *) s;
+        unsigned cp, min;
+        size_t len;
+
+        if (n == 0)
+                return 0;
+        if (u[0] < 0x80) {
+                *ret_cp = u[0];
+                return 1;
+        }
+        if ((u[0] & 0xe0) == 0xc0)
+                len = 2, cp = u[0] & 0x1f, min = 0x80;
+        else if ((u[0] & 0xf0) == 0xe0)
+                len = 3, cp = u[0] & 0x0f, min = 0x800;
+        else if ((u[0] & 0xf8) == 0xf0)
+                len = 4, cp = u[0] & 0x07, min = 0x10000;
+        else
+                return 0;
+        if (n < len)
+                return 0;
+        for (size_t i = 1; i < len; i++) {
+                if ((u[i] & 0xc0) != 0x80)
+                        return 0;
+                cp = cp << 6 | (u[i] & 0x3f);
+        }
+        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+                return 0;
+        *ret_cp = cp;
+        return len;
+}
+
+static bool is_control(unsigned cp) {
+        return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
+}
+
+/* Columns a printable code point takes: 2 for East Asian wide and emoji. */
+static size_t columns(unsigned cp) {
+        static const struct {
+                unsigned first, last;
+        } wide[] = {
+                { 0x1100, 0x115f },   { 0x2e80, 0x303e },   { 0x3041, 0x33ff },
+                { 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },
+                { 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe30, 0xfe4f },
+                { 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
+                { 0x1f900, 0x1f9ff }, { 0x20000, 0x3fffd },
+        };
+        for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
+                if (cp >= wide[i].first && cp <= wide[i].last)
+                        return 2;
+        return 1;
+}
+
+size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols) {
+        size_t n = strlen(s), cols = 0;
+
+        for (size_t i = 0; i < n;) {
+                unsigned cp;
+                size_t len = ra_utf8_decode(s + i, n - i, &cp);
+                bool escape = len == 0 || is_control(cp) || (cp == '\\' && s[i + 1] == 'x');
+                if (len == 0)
+                        len = 1; /* an invalid byte alone: the next may start a character */
+                size_t w = escape ? 4 * len : columns(cp);
+
+                if (max_cols > 0 && cols + w > max_cols)
+                        break;
+                for (size_t k = 0; escape && k < len; k++)
+                        fprintf(f, "\\x%02x", (unsigned char) s[i + k]);
+                if (!escape)
+                        fwrite(s + i, 1, len, f);
+                cols += w;
+                i += len;
+        }
+        for (; cols < pad_cols; cols++)
+                fputc(' ', f);
+        return cols;
+}
+
+void ra_fputs_json(FILE *f, const char *s) {
+        size_t n = strlen(s);
+
+        fputc('"', f);
+        for (size_t i = 0; i < n;) {
+                unsigned cp;
+                size_t len = ra_utf8_decode(s + i, n - i, &cp);
+
+                if (len == 0) {
+                        fputs("\xef\xbf\xbd", f); /* U+FFFD for one invalid byte */
+                        i++;
+                        continue;
+                }
+                if (cp == '"' || cp == '\\')
+                        fprintf(f, "\\%c", (char) cp);
+                else if (is_control(cp))
+                        fprintf(f, "\\u%04x", cp);
+                else
+                        fwrite(s + i, 1, len, f);
+                i += len;
+        }
+        fputc('"', f);
+}
+
+void ra_utf8_trim_cut(char *s) {
+        size_t n = strlen(s);
+
+        /* A character starts at most 3 bytes back from the end. */
+        for (size_t back = 1; back <= 3 && back <= n; back++) {
+                unsigned char c = (unsigned char) s[n - back];
+                unsigned cp;
+                if ((c & 0xc0) == 0x80)
+                        continue;
+                if (c >= 0xc0 && ra_utf8_decode(s + n - back, back, &cp) == 0)
+                        s[n - back] = 0;
+                return;
+        }
+}

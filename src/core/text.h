@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+/*
+ * Text that devices, mounts and users supply (model strings, labels, FUSE
+ * mount points) is arbitrary bytes. Output for people escapes it as lsblk and
+ * systemd do; JSON is always valid UTF-8. Pure functions over strings, and
+ * writers to a FILE.
+ */
+
+/* The length (1 to 4) of the valid UTF-8 sequence at s, reading at most n
+ * bytes, with its code point in *ret_cp; 0 for an invalid or cut sequence
+ * (overlong forms and surrogates are invalid). */
+size_t ra_utf8_decode(const char *s, size_t n, unsigned *ret_cp);
+
+/*
+ * For people (tables, explain, apply): valid UTF-8 passes, but control
+ * characters (C0, DEL, C1), invalid bytes, and a backslash before an 'x'
+ * become \xHH, so nothing reaches the terminal as a control sequence and a
+ * row stays one line. Writes at most max_cols columns (0: no limit), never
+ * cutting a character or an escape, then pads with blanks to pad_cols.
+ * Returns the columns written, padding included.
+ */
+size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols);
+
+/*
+ * A JSON string with its quotes. Always valid UTF-8: control characters
+ * (C0, DEL, C1) become \u00XX; each byte that is not part of valid UTF-8
+ * becomes U+FFFD (the replacement character).
+ */
+void ra_fputs_json(FILE *f, const char *s);
+
+/* Drops an incomplete UTF-8 sequence from the end of s: what a buffer cut
+ * in the middle of a character leaves. */
+void ra_utf8_trim_cut(char *s);

@@ -1,0 +1,557 @@
+#!/usr/bin/python3
+# SPDX-License-Identifier: MIT
+"""Hostile and oversized input (issue 8): one case per ctest, inside
+`umockdev-run -d TREE` (TREE from tree.py), started by run-case.sh with a
+private copy of the test configuration root in $RA_NETFS_ROOT. Each case
+names the defect it guards. Helpers (status, explain, the bdi agent event,
+mountinfo and meminfo of the testbed, the /sys snapshot) come from
+tests/netfs/check.py.
+
+Output is read as bytes: a defect may be invalid UTF-8, which a text decode
+would turn into a crash of the test instead of a finding.
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "netfs"))
+import check as nf  # noqa: E402  (tests/netfs/check.py)
+from check import check_eq, fail, ok  # noqa: E402
+
+NFS4_1M = nf.NFS4_1M
+
+
+def root():
+    return os.environ["RA_NETFS_ROOT"]
+
+
+def run_bytes(argv, env=None, timeout=60):
+    """(rc, stdout bytes, stderr bytes, seconds); rc None on timeout."""
+    env = nf.sanitizer_env(dict(env if env is not None else os.environ))
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(argv, env=env, capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired as e:
+        return None, e.stdout or b"", e.stderr or b"", timeout
+    return p.returncode, p.stdout, p.stderr, time.monotonic() - t0
+
+
+def ctl(*args, timeout=120):
+    return run_bytes([os.environ["RA_CTL"], "--root", root(), *args], timeout=timeout)
+
+
+def show(label, rc, out, err):
+    print(f"---- {label} ({nf.describe_rc(rc)})")
+    for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
+        print(f"     {line}")
+
+
+def strict_utf8(label, data):
+    try:
+        text = data.decode("utf-8", errors="strict")
+    except UnicodeDecodeError as e:
+        fail(f"{label} is valid UTF-8", "valid UTF-8", f"{e}: ...{data[max(0, e.start - 40):e.end + 10]!r}")
+        return None
+    ok(f"{label} is valid UTF-8")
+    return text
+
+
+def no_terminal_controls(label, text):
+    """Output for people: no C0 control but newline, no DEL, no C1 control."""
+    bad = [c for c in text if (ord(c) < 0x20 and c != "\n") or 0x7f <= ord(c) < 0xa0]
+    if bad:
+        fail(f"{label}: no control characters reach the terminal", "none",
+             ", ".join(sorted({f"U+{ord(c):04X}" for c in bad})))
+    else:
+        ok(f"{label}: no control characters reach the terminal")
+
+
+def ctl_json(label, *args):
+    rc, out, err, _ = ctl(*args)
+    if rc != 0:
+        show(label, rc, out, err)
+        fail(label, "exit 0", nf.describe_rc(rc))
+        return None
+    text = strict_utf8(f"{label} output", out)
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        fail(f"{label} is JSON", "JSON", f"{e}: {text[:300]!r}")
+        return None
+
+
+def device(doc, name):
+    return next((d for d in (doc or {}).get("devices", []) if d.get("name") == name), None)
+
+
+def check_device(label, doc, name, fields):
+    d = device(doc, name)
+    if d is None:
+        fail(f"{label}: {name} listed", "listed", "absent")
+        return
+    for k, v in fields.items():
+        check_eq(f"{label} {name} {k}", v, d.get(k))
+
+
+def rule_of(doc, section):
+    rules = [r for r in (doc or {}).get("rules", []) if r.get("section") == section]
+    return rules[-1] if rules else {}
+
+
+def dropin(rel, text):
+    nf.root_dropin(rel, text)
+
+
+def waiter_pids(bdi):
+    """`readahead-agent ... --wait-bdi BDI ... --root ROOT` of this test, any order."""
+    pids = []
+    for p in os.listdir("/proc"):
+        if not p.isdigit():
+            continue
+        try:
+            with open(f"/proc/{p}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--wait-bdi" in argv and bdi.encode() in argv and root().encode() in argv:
+            pids.append(int(p))
+    return pids
+
+
+# ------------------------------------------------------------------ the tree
+
+def parse_tree():
+    """Devices of the tree as {name: {"devpath", "props": [(k, v bytes)]}}."""
+    devices = {}
+    with open(os.environ["RA_HOSTILE_TREE"], "rb") as f:
+        for block in f.read().split(b"\n\n"):
+            dev = {"props": []}
+            for line in block.split(b"\n"):
+                kind, _, rest = line.partition(b": ")
+                if kind == b"P":
+                    dev["devpath"] = rest.decode()
+                elif kind == b"N":
+                    dev["name"] = rest.decode()
+                elif kind == b"E":
+                    k, _, v = rest.partition(b"=")
+                    dev["props"].append((k.decode(), v))
+            if "name" in dev:
+                devices[dev["name"]] = dev
+    return devices
+
+
+SEQNUM = [5000]
+
+
+def block_event(name, extra_args=(), agent=None, action="change"):
+    """The agent for a block event of name, environment as udev gives it."""
+    dev = parse_tree()[name]
+    env = {k.encode(): v for k, v in dev["props"]}
+    SEQNUM[0] += 1
+    env.update({b"DEVPATH": dev["devpath"].encode(), b"ACTION": action.encode(),
+                b"SEQNUM": str(SEQNUM[0]).encode(),
+                b"PATH": os.environ.get("PATH", "/usr/bin:/bin").encode()})
+    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            env[k.encode()] = os.environ[k].encode()
+    env = nf.sanitizer_env({k.decode(): v.decode(errors="surrogateescape") for k, v in env.items()})
+    argv = [agent or os.environ["RA_AGENT"], "--root", root(), *extra_args]
+    rc, out, err, secs = run_bytes(argv, env=env, timeout=nf.AGENT_TIMEOUT)
+    show(f"agent {action} {name}", rc, out, err)
+    check_eq(f"agent {action} {name}: exit status", "exit 0", nf.describe_rc(rc))
+    return nf.parse_props(f"agent {action} {name}", out.decode(errors="replace")), err.decode(errors="replace")
+
+
+def block_ra(name):
+    path = f"{nf.testbed()}/sys/class/block/{name}/queue/read_ahead_kb"
+    with open(path, "rb") as f:
+        return f.read().decode(errors="replace").strip()
+
+
+# ------------------------------------------------------------------ cases
+
+CASES = {}
+
+
+def case(fn):
+    CASES[fn.__name__.replace("_", "-")] = fn
+    return fn
+
+
+@case
+def dry_run_waiter():
+    """Defect 1: --dry-run for a bdi whose mount is not visible yet must hand
+    --dry-run to the waiter it starts: the mount appears, nothing is written."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([])
+    before = nf.snapshot()
+    rc, out, err, secs = run_bytes([os.environ["RA_AGENT"], "--root", root(), "--dry-run"],
+                                   env=nf.event_env("0:53", 4001), timeout=nf.AGENT_TIMEOUT)
+    show("agent --dry-run add 0:53 (no mount yet)", rc, out, err)
+    props = nf.parse_props("agent --dry-run", out.decode(errors="replace"))
+    check_eq("agent --dry-run: READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
+    check_eq("agent --dry-run: READAHEAD_WAIT (a dry run never hands off to systemd)", "process",
+             props.get("READAHEAD_WAIT"))
+    pids = nf.wait_until(lambda: waiter_pids("0:53"), 3)
+    if pids:
+        ok(f"a detached waiter runs: {pids}")
+        for pid in pids:
+            with open(f"/proc/{pid}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            if b"--dry-run" in argv:
+                ok(f"waiter {pid} has --dry-run")
+            else:
+                fail(f"waiter {pid} has --dry-run", "--dry-run in its argv", argv)
+    else:
+        fail("a detached waiter runs", "a process", "none within 3 s")
+    nf.set_mountinfo([NFS4_1M])
+    gone = nf.wait_until(lambda: not waiter_pids("0:53"), 10)
+    if gone:
+        ok("the waiter exited once the mount appeared")
+    else:
+        fail("the waiter exits", "gone within 10 s", waiter_pids("0:53"))
+    time.sleep(0.5)
+    check_eq("0:53/read_ahead_kb after a dry run (was 128; 4096 would be a write)", "128", nf.bdi_ra("0:53"))
+    nf.check_sys_changes("agent --dry-run and its waiter", before)
+
+
+@case
+def terminal_escapes():
+    """Defect 2: model strings, labels and FUSE mount points reach the output:
+    people output escapes controls and invalid bytes (\\xHH, one row per
+    device); JSON is always valid UTF-8 (invalid bytes become U+FFFD)."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    # ESC ] 0 ; owned BEL (sets the terminal title), a newline, two invalid bytes.
+    evil = ("55 27 0:56 / /home/u/\\033]0;owned\\007evil\\012row\\377\\376 rw,nosuid shared:40 - "
+            "fuse.evil\\033[2J evil@host:/x rw,user_id=1000")
+    nf.set_mountinfo([NFS4_1M, evil])
+    evil_mp = "/home/u/\x1b]0;owned\x07evil\nrow\ufffd\ufffd"
+    dropin("profiles/default.conf.d/50-match.conf",
+           "[Rule samsung]\nProperty=ID_MODEL=Samsung*\nSize=1M\n\n"
+           "[Rule label]\nProperty=ID_FS_LABEL=backup*\nSize=2M\n")
+
+    rc, out, err, _ = ctl("status")
+    show("status", rc, out, err)
+    text = strict_utf8("status (table)", out)
+    if text is not None:
+        no_terminal_controls("status (table)", text)
+        rows = [l for l in text.splitlines() if l.startswith("0:56")]
+        check_eq("status: the FUSE mount is one row", 1, len(rows))
+        # The cell is 16 columns: the start of the mount point, escaped.
+        if rows and "/home/u/\\x1b]0;o" in rows[0]:
+            ok(f"status row shows the escapes: {rows[0]!r}")
+        elif rows:
+            fail("status row shows \\xHH escapes", "/home/u/\\x1b]0;o", rows[0])
+
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status --json", doc, "0:56", {"mount_point": evil_mp, "fstype": "fuse.evil\x1b[2J"})
+
+    for what in ("sdu", "0:56"):
+        rc, out, err, _ = ctl("explain", what)
+        show(f"explain {what}", rc, out, err)
+        text = strict_utf8(f"explain {what} (text)", out)
+        if text is not None:
+            no_terminal_controls(f"explain {what} (text)", text)
+    rc, out, err, _ = ctl("explain", "sdu")
+    text = out.decode(errors="replace")
+    if "\\x1b]0;owned\\x07\\x1b[2J\\x1b[31mEvil\\xc2\\x9b2JDisk" in text:
+        ok("explain sdu shows the model with \\xHH escapes")
+    else:
+        fail("explain sdu shows the model escaped", "ID_MODEL=\\x1b]0;owned\\x07...", text[:2000])
+
+    doc = ctl_json("explain sdu --json", "explain", "sdu", "--json")
+    model = "\x1b]0;owned\x07\x1b[2J\x1b[31mEvil\u009b2JDisk"
+    check_eq("explain sdu --json: samsung rule why (the model, whole)",
+             f"ID_MODEL={model} is not Samsung*", rule_of(doc, "samsung").get("why"))
+    why = rule_of(doc, "label").get("why") or ""
+    m = re.fullmatch(r"ID_FS_LABEL=(\u0416+)( is not backup\*)?", why)
+    if m:
+        ok(f"explain sdu --json: label rule why holds whole characters ({len(m.group(1))} of 80 shown)")
+    else:
+        fail("explain sdu --json: label rule why is the label, cut between characters",
+             "ID_FS_LABEL=ЖЖЖ...", repr(why))
+
+    doc = ctl_json("explain 0:56 --json", "explain", "0:56", "--json")
+    check_eq("explain 0:56 --json device.mount_point", evil_mp, ((doc or {}).get("device") or {}).get("mount_point"))
+    # explain by that mount point, given as the raw bytes of the path.
+    raw = b"/home/u/\x1b]0;owned\x07evil\nrow\xff\xfe"
+    rc, out, err, _ = ctl(b"explain", raw, b"--json")
+    text = strict_utf8("explain <evil mount point> --json", out)
+    if rc == 0 and text:
+        check_eq("explain <evil mount point>: device.name", "0:56", json.loads(text)["device"]["name"])
+    else:
+        fail("explain <evil mount point>", "exit 0", f"{nf.describe_rc(rc)} {err!r}")
+
+
+@case
+def no_truncation():
+    """Defect 3: no fixed buffer cuts a sysfs path (disk behind nested SAS
+    expanders), a mount point (308 bytes of CJK), super options over 1 KiB,
+    a property list (200 x 100 bytes, ID_WWN last) or /proc/self/exe."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    cjk = "\u957f" * 101  # 303 bytes
+    long_mp = "/mnt/" + cjk
+    assert len(long_mp.encode()) == 308
+    long_opts = ",".join(f"opt{i}=value{i}" for i in range(100)) + ",rsize=262144"
+    assert len(long_opts) > 1024
+    nf.set_mountinfo([
+        NFS4_1M.replace("/mnt/data", long_mp + "\u5c3e"),
+        f"42 27 0:54 / /mnt/opts rw - nfs4 srv2:/export {long_opts}",
+    ])
+    dropin("profiles/default.conf.d/50-x.conf",
+           "[Rule tail]\nMountPoint=/mnt/*\u5c3e\nSize=2M\n\n"
+           "[Rule backup-disk]\nProperty=ID_WWN=0x5000c500a1b2c3d4\nSize=4M\n")
+
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status", doc, "0:53", {"mount_point": long_mp + "\u5c3e", "target_kb": 2048,
+                                         "rule_section": "tail"})
+    check_device("status", doc, "0:54", {"rsize_bytes": 262144, "target_kb": 1024})
+    check_device("status", doc, "sdt", {"transport": "usb", "target_kb": 4096,
+                                        "rule_section": "backup-disk"})
+    check_device("status", doc, "sdq", {"target_kb": 512, "current_kb": 128})
+
+    rc, out, err, _ = ctl(b"explain", (long_mp + "\u5c3e").encode(), b"--json")
+    if rc == 0:
+        check_eq("explain <308-byte mount point>: device.name", "0:53", json.loads(out)["device"]["name"])
+    else:
+        fail("explain <308-byte mount point>", "exit 0", f"{nf.describe_rc(rc)}: {err!r}")
+
+    props, _ = block_event("sdq")
+    check_eq("agent change sdq (sysfs path > 256 bytes): READAHEAD_RESULT", "written",
+             props.get("READAHEAD_RESULT"))
+    check_eq("sdq read_ahead_kb", "512", block_ra("sdq"))
+    props, _ = block_event("sdt")
+    check_eq("agent change sdt (ID_WWN after 200 properties, 22 KiB): READAHEAD_TARGET_KB", "4096",
+             props.get("READAHEAD_TARGET_KB"))
+    check_eq("sdt read_ahead_kb", "4096", block_ra("sdt"))
+    before = nf.snapshot()
+    props, _ = nf.agent_event("0:53")
+    check_eq("agent add 0:53 (308-byte mount point): READAHEAD_TARGET_KB", "2048",
+             props.get("READAHEAD_TARGET_KB"))
+    check_eq("0:53/read_ahead_kb", "2048", nf.bdi_ra("0:53"))
+
+    # The waiter is exec'd from /proc/self/exe: an agent installed at a path
+    # longer than 255 bytes must still start it.
+    deep = os.path.join(os.environ["RA_HOSTILE_TMP"], *(["d" * 60] * 5))
+    os.makedirs(deep)
+    agent = os.path.join(deep, "readahead-agent")
+    shutil.copy2(os.environ["RA_AGENT"], agent)
+    assert len(agent) > 300
+    rc, out, err, _ = run_bytes([agent, "--root", root()], env=nf.event_env("0:55", 4100),
+                                timeout=nf.AGENT_TIMEOUT)
+    show("agent at a 300-byte path, add 0:55 (no mount yet)", rc, out, err)
+    check_eq("agent at a long path: READAHEAD_RESULT", "pending",
+             nf.parse_props("long-path agent", out.decode(errors="replace")).get("READAHEAD_RESULT"))
+    nf.set_mountinfo([NFS4_1M.replace("40 27 0:53 / /mnt/data", "45 27 0:55 / /mnt/late")])
+    if nf.wait_until(lambda: nf.bdi_ra("0:55") == "4096", 10):
+        ok("the waiter exec'd from a 300-byte path set 0:55 to 4096")
+    else:
+        fail("the waiter of an agent at a long path sets 0:55", "4096", nf.bdi_ra("0:55"))
+    nf.check_sys_changes("agent runs", before, allowed=["0:53", "0:55"])
+
+
+def filler_mounts(n_bytes):
+    """Local mounts (tmpfs), as many as make n_bytes of mountinfo."""
+    lines, size, i = [], 0, 0
+    while size < n_bytes:
+        line = (f"{1000 + i} 27 0:{3000 + i % 900} / /run/user/1000/filler/{i:07d} rw,nosuid,relatime "
+                f"shared:{900 + i} - tmpfs tmpfs rw,size=1024k,mode=700,uid=1000,gid=1000,inode64")
+        lines.append(line)
+        size += len(line) + 1
+        i += 1
+    return lines
+
+
+@case
+def big_mountinfo():
+    """Defect 4: a mountinfo over 8 MiB (FUSE mounts an unprivileged user
+    may make) hides no network mount: status, explain and the waiter find
+    them."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    filler = filler_mounts(9 << 20)
+    nf.set_mountinfo(filler + [NFS4_1M])
+    size = os.path.getsize(f"{nf.testbed()}/proc/self/mountinfo")
+    print(f"setup: mountinfo of {size} bytes, {len(filler)} filler mounts before the NFS one")
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status", doc, "0:53", {"mount_point": "/mnt/data", "target_kb": 4096})
+    doc = ctl_json("explain /mnt/data --json", "explain", "/mnt/data", "--json")
+    check_eq("explain /mnt/data: device.name", "0:53", ((doc or {}).get("device") or {}).get("name"))
+    props, _ = nf.agent_event("0:53")
+    check_eq("agent add 0:53: READAHEAD_RESULT", "written", props.get("READAHEAD_RESULT"))
+    check_eq("0:53/read_ahead_kb", "4096", nf.bdi_ra("0:53"))
+
+    props, _ = nf.agent_event("0:54")
+    check_eq("agent add 0:54 (not mounted yet): READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
+    time.sleep(0.3)
+    nf.set_mountinfo(filler + [NFS4_1M, nf.NFS3_32K])
+    if nf.wait_until(lambda: nf.bdi_ra("0:54") == "512", 15):
+        ok("the waiter found 0:54 after 9 MiB of mountinfo and set 512")
+    else:
+        fail("the waiter sets 0:54 behind 9 MiB of mountinfo", "512", nf.bdi_ra("0:54"))
+
+
+@case
+def check_errors():
+    """Defect 6: check fails for Size= that fails whatever the device, for a
+    rule with Minimum= above Maximum=, and for limits out of order, each at
+    the drop-in and line that did it; a rule that fails at run time names
+    the drop-in that set its Size=."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([NFS4_1M])
+    d = "profiles/default.conf.d/"
+    dropin(d + "60-div.conf", "# constant division\n[Rule disk]\nSize=1M/0\n")
+    dropin(d + "61-minmax.conf", "[Rule disk]\nMinimum=1M\nMaximum=256K\n")
+    dropin(d + "62-order.conf", "[Profile]\n\nMaximum=256K\n")
+    dropin(d + "63-runtime.conf", "[Rule nfs]\nSize=rsize / (rsize - 1024)\n")
+    rc, out, err, _ = ctl("check")
+    show("check", rc, out, err)
+    check_eq("check exit status", "exit 1", nf.describe_rc(rc))
+    text = out.decode(errors="replace")
+    base = f"{root()}/etc/readahead-agent/{d}"
+    for where, msg in ((f"{base}60-div.conf:3: error: ", "Size=1M/0: division by zero"),
+                       (f"{base}61-minmax.conf:3: error: ", "[Rule disk] Minimum= is above Maximum="),
+                       (f"{base}62-order.conf:3: error: ", "Minimum=, Default= and Maximum= must be in ascending order")):
+        if any(l.startswith(where) and msg in l for l in text.splitlines()):
+            ok(f"check says {where}...{msg}")
+        else:
+            fail("check names the drop-in and line", where + msg + "...", text)
+    doc = ctl_json("explain 0:53 --json", "explain", "0:53", "--json")
+    why = rule_of(doc, "nfs").get("why") or ""
+    check_eq("explain 0:53: nfs rule verdict", "failed", rule_of(doc, "nfs").get("verdict"))
+    if "63-runtime.conf:2" in why:
+        ok(f"the failed rule names the drop-in that set Size=: {why}")
+    else:
+        fail("the failed rule names the drop-in that set Size=", "...63-runtime.conf:2...", why)
+
+
+@case
+def apply_unsettable():
+    """Defect 7: a rule that selects a cifs mount (its bdi is cifs-N, not
+    0:N) gives a target that cannot be set: apply says so and succeeds."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([NFS4_1M, "51 27 0:60 / /mnt/share rw,relatime shared:41 - cifs //fileserver/share "
+                      "rw,vers=3.1.1,rsize=4194304,wsize=4194304"])
+    dropin("profiles/default.conf.d/50-cifs.conf", "[Rule cifs]\nFsType=cifs\nSize=1M\n")
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status", doc, "0:60", {"target_kb": 1024, "current_kb": None, "rule_section": "cifs"})
+    for args in (("apply",), ("apply", "/mnt/share"), ("apply", "0:60")):
+        rc, out, err, _ = ctl(*args)
+        show(" ".join(args), rc, out, err)
+        check_eq(f"readahead-ctl {' '.join(args)}: exit status", "exit 0", nf.describe_rc(rc))
+        if b"cannot be set" in out:
+            ok(f"{' '.join(args)} says the cifs mount cannot be set")
+        else:
+            fail(f"{' '.join(args)} says why the cifs mount is not set", "'cannot be set'", out)
+    check_eq("0:53 applied beside it", "4096", nf.bdi_ra("0:53"))
+    check_eq("cifs-1 untouched", "8192", nf.bdi_ra("cifs-1"))
+
+
+@case
+def absurd_numbers():
+    """Defect 8: sysfs and /proc numbers that overflow are unknown facts,
+    named in explain: size 2^55+1 sectors, chunk 2^62, raid_disks 2^32+4,
+    MemTotal -1, rsize beyond 64 bits."""
+    nf.write_file(f"{nf.testbed()}/proc/meminfo", "MemTotal:       -1 kB\nMemFree:        1000 kB\n")
+    nf.set_mountinfo([NFS4_1M.replace("rsize=1048576", "rsize=99999999999999999999")])
+    doc = ctl_json("status --json", "status", "--json")
+    check_eq("status mem_total_kb (MemTotal -1: unknown)", 0, (doc or {}).get("mem_total_kb"))
+    check_eq("status memory_cap_kb", None, (doc or {}).get("memory_cap_kb"))
+    # 2^55+1 sectors wrapped to 512 bytes gave the small-device cap, 4K.
+    check_device("status", doc, "sdr", {"size_bytes": 0, "target_kb": 512})
+    # chunk 2^62 x 3 data disks wrapped; 2^32+4 disks became 4.
+    check_device("status", doc, "md126", {"class": "raid", "stripe_kb": None, "target_kb": 512})
+    check_device("status", doc, "md127", {"class": "raid", "stripe_kb": None, "target_kb": 512})
+    check_device("status", doc, "0:53", {"rsize_bytes": None})
+    for name, refused in (("sdr", ["size", "mem_total"]), ("md126", ["chunk", "mem_total"]),
+                          ("md127", ["raid_disks", "mem_total"]), ("0:53", ["mem_total", "rsize"])):
+        doc = ctl_json(f"explain {name} --json", "explain", name, "--json")
+        check_eq(f"explain {name} facts.refused", refused, ((doc or {}).get("facts") or {}).get("refused"))
+        rc, out, err, _ = ctl("explain", name)
+        line = next((l for l in out.decode(errors="replace").splitlines() if "refused" in l), None)
+        if line and all(r in line for r in refused):
+            ok(f"explain {name} says: {line.strip()}")
+        else:
+            fail(f"explain {name} names the refused facts", refused, line)
+    props, _ = block_event("sdr")
+    check_eq("agent change sdr: READAHEAD_TARGET_KB", "512", props.get("READAHEAD_TARGET_KB"))
+
+
+def config_lines(err, path):
+    """Lines the agent logged about path (stderr, or the journal)."""
+    return [l for l in err.splitlines() if path in l]
+
+
+@case
+def log_once():
+    """Defect 9: a configuration problem is logged once per configuration
+    change, not on every event; changed again (touched, fixed, broken
+    again), it is logged again."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([])
+    bad = "profiles/default.conf.d/70-bad.conf"
+    path = f"{root()}/etc/readahead-agent/{bad}"
+    journal = os.access("/run/systemd/journal/socket", os.W_OK)
+
+    def logged():
+        since = time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(time.time() - 1))
+        _, err = block_event("sdq")
+        if not journal:
+            return len(config_lines(err, path))
+        time.sleep(0.5)
+        r = subprocess.run(["journalctl", "-q", "-o", "cat", f"CONFIG_FILE={path}", "--since", since],
+                           capture_output=True, text=True)
+        return len(r.stdout.splitlines())
+
+    dropin(bad, "[Rule disk]\nColour=blue\nSize=lots\n")
+    counts = [logged() for _ in range(3)]
+    print(f"config lines logged per event: {counts}")
+    if counts[0] > 0 and counts[1:] == [0, 0]:
+        ok("logged on the first event only")
+    else:
+        fail("the problem is logged once, not per event", "[N>0, 0, 0]", counts)
+    t = time.time() + 5
+    os.utime(path, (t, t))
+    check_eq("touched: logged again", True, logged() > 0)
+    check_eq("and then not", 0, logged())
+    nf.root_dropin(bad, "[Rule disk]\nSize=1M\n")
+    check_eq("fixed: nothing logged", 0, logged())
+    nf.root_dropin(bad, "[Rule disk]\nColour=blue\nSize=lots\n")
+    check_eq("broken again (same text): logged again", True, logged() > 0)
+    # A dry run remembers nothing: it always says what it sees.
+    _, err = block_event("sdq", extra_args=["--dry-run"])
+    if not journal:
+        check_eq("--dry-run logs the problems", True, len(config_lines(err, path)) > 0)
+
+
+def main():
+    if len(sys.argv) != 2 or sys.argv[1] not in CASES:
+        nf.die(f"usage: check.py CASE; cases: {' '.join(CASES)}")
+    name = sys.argv[1]
+    print(f"== hostile-{name}:\n   " + " ".join(CASES[name].__doc__.split()))
+    try:
+        CASES[name]()
+    finally:
+        for bdi in ("0:53", "0:54", "0:55", "0:56"):
+            for pid in waiter_pids(bdi):
+                print(f"cleanup: killing leftover waiter {pid}")
+                try:
+                    os.kill(pid, 15)
+                except ProcessLookupError:
+                    pass
+    if nf.failures:
+        print(f"\nhostile-{name}: {len(nf.failures)} check(s) failed:")
+        for f in nf.failures:
+            print(f"  - {f}")
+        sys.exit(1)
+    print(f"\nhostile-{name}: all checks passed")
+
+
+if __name__ == "__main__":
+    main()
