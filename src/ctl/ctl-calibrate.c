@@ -446,6 +446,28 @@ static void analyse(struct calibration *c) {
 
 /* ---- output -------------------------------------------------------------- */
 
+/* A paragraph for people, wrapped at 79 columns. */
+static void print_wrapped(const char *text) {
+        const int width = 79;
+        int col = 0;
+
+        while (*text) {
+                size_t word = strcspn(text, " ");
+                if (col > 0 && col + 1 + (int) word > width) {
+                        putchar('\n');
+                        col = 0;
+                } else if (col > 0) {
+                        putchar(' ');
+                        col++;
+                }
+                fwrite(text, 1, word, stdout);
+                col += (int) word;
+                text += word;
+                text += strspn(text, " ");
+        }
+        putchar('\n');
+}
+
 static double spread_of(const struct ra_knee_point *p) {
         return p->median > 0 ? (p->max - p->min) / p->median : 0;
 }
@@ -735,13 +757,16 @@ static int run(struct ctl *ctl, const struct device *d, const struct stable_id *
 
         const struct plan *p = &c->plan;
         if (!ctl->json) {
-                printf("Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.\n", f->name,
-                       ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz), id ? ", " : "",
-                       id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
-                printf("%u rounds of %zu sizes (%s to %s), 1 stream, %u streams and random faults: "
-                       "about %.0f s.\n",
-                       p->rounds, p->n_sizes, ra_format_size_kb(p->sizes_kb[0], a),
-                       ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], b), p->streams, p->seconds);
+                char text[256];
+                snprintf(text, sizeof(text), "Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.",
+                         f->name, ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz),
+                         id ? ", " : "", id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
+                print_wrapped(text);
+                snprintf(text, sizeof(text),
+                         "%u rounds of %zu sizes (%s to %s), 1 stream, %u streams and random faults: about %.0f s.",
+                         p->rounds, p->n_sizes, ra_format_size_kb(p->sizes_kb[0], a),
+                         ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], b), p->streams, p->seconds);
+                print_wrapped(text);
                 fflush(stdout);
         }
 
@@ -771,11 +796,15 @@ static int run(struct ctl *ctl, const struct device *d, const struct stable_id *
         analyse(c);
         if (!ctl->json) {
                 print_table(c);
+                char text[sizeof(c->verdict) + 128];
                 if (c->knee_kb)
-                        printf("\nKnee: %s, %s.\n", ra_format_size_kb(c->knee_kb, a), c->verdict);
+                        snprintf(text, sizeof(text), "Knee: %s, %s.", ra_format_size_kb(c->knee_kb, a), c->verdict);
                 else
-                        printf("\nNo recommendation: %s. Run again on an idle system, or with a longer --time.\n",
-                               c->verdict);
+                        snprintf(text, sizeof(text),
+                                 "No recommendation: %s. Run again on an idle system, or with a longer --time.",
+                                 c->verdict);
+                putchar('\n');
+                print_wrapped(text);
                 if (c->knee_one.at_top || c->knee_multi.at_top)
                         printf("Throughput still rises at %s: the knee may lie above; try a larger --max.\n",
                                ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], a));
