@@ -32,22 +32,19 @@ ra_emu_v2_mount() {
         awk '$3 == "cgroup2" { print $2 }' /proc/mounts | head -n1
 }
 
-# ra_emu_have_throttle: 0 if reads can be throttled here.
-ra_emu_have_throttle() {
+# _ra_emu_have V1_CONTROLLER V1_FILE V2_CONTROLLER: 0 if either hierarchy
+# offers it.
+_ra_emu_have() {
         local v1 v2
-        v1=$(ra_emu_v1_mount blkio)
-        [ -n "$v1" ] && [ -e "$v1/blkio.throttle.read_iops_device" ] && return 0
+        v1=$(ra_emu_v1_mount "$1")
+        [ -n "$v1" ] && [ -e "$v1/$2" ] && return 0
         v2=$(ra_emu_v2_mount)
-        [ -n "$v2" ] && grep -qw io "$v2/cgroup.controllers" 2>/dev/null
+        [ -n "$v2" ] && grep -qw "$3" "$v2/cgroup.controllers" 2>/dev/null
 }
 
-ra_emu_have_memory_limit() {
-        local v1 v2
-        v1=$(ra_emu_v1_mount memory)
-        [ -n "$v1" ] && [ -e "$v1/memory.limit_in_bytes" ] && return 0
-        v2=$(ra_emu_v2_mount)
-        [ -n "$v2" ] && grep -qw memory "$v2/cgroup.controllers" 2>/dev/null
-}
+# 0 if reads can be throttled here; 0 if memory can be limited.
+ra_emu_have_throttle() { _ra_emu_have blkio blkio.throttle.read_iops_device io; }
+ra_emu_have_memory_limit() { _ra_emu_have memory memory.limit_in_bytes memory; }
 
 _ra_emu_mkdir() {
         mkdir "$1" || return 1
