@@ -15,6 +15,8 @@ if udevadm control --ping 2>/dev/null; then
         # have, so that udev's database records each decision too.
         udevadm control --reload
         udevadm trigger --action=change --subsystem-match=block --property-match=DEVTYPE=disk
+        # Network mounts and btrfs filesystems: their bdi's add event.
+        udevadm trigger --action=add --subsystem-match=bdi --sysname-match='0:*' --sysname-match='btrfs-*'
         udevadm settle
 fi
 # Whatever an event did not reach (no udevd, a device udev skipped): now.

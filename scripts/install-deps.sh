@@ -6,6 +6,8 @@ set -euo pipefail
 build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev udev scdoc)
 test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time bindfs
            jq prometheus-node-exporter curl
+           btrfs-progs # tests/real/btrfs.sh
+           qemu-system-x86 mmdebstrap cpio kmod # tests/vm: the real-kernel lab (QEMU, guest image)
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 

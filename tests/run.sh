@@ -2,6 +2,8 @@
 # The whole test suite, as CI runs it (as root, on Debian 12):
 #   - a normal build with -Werror, all tests (unit, umockdev trees, real udevd
 #     with loop devices, fuzz corpus replay);
+#   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
+#     ctest label vm; release build only, 7 to 9 minutes with a cold image);
 #   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
 #   - a short libFuzzer run of each fuzz target;
 #   - the Debian package built, installed on this machine and removed
@@ -17,8 +19,11 @@ fuzz_seconds=${RA_FUZZ_SECONDS:-20}
 echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"
+# The VM lab once, in the release build below: the guest's kernel does not
+# change with our build, and each boot costs emulated seconds
+# (`ctest --test-dir build-asan -L vm` runs it with the sanitized binaries).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --test-dir build-asan --output-on-failure -j1
+        ctest --test-dir build-asan --output-on-failure -j1 -LE vm
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "btrfs.h"
 #include "config.h"
 #include "decide.h"
 #include "gather.h"
@@ -353,15 +354,17 @@ static void fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
         alarm(0);
 }
 
-static void fuse_keep_value(const struct options *o, const struct ra_config *config,
-                            const struct ra_facts *written) {
+/* FUSE (see above), and btrfs, whose mount path sets the bdi itself: read
+ * the value again a few times and put it back if something changed it. */
+static void keep_value(const struct options *o, struct udev *udev, const struct ra_config *config,
+                       const struct ra_facts *written) {
         static const unsigned checks_ms[] = { 100, 400, 1500 };
 
         for (size_t i = 0; i < sizeof(checks_ms) / sizeof(checks_ms[0]); i++) {
                 struct ra_facts facts;
                 (void) poll(NULL, 0, (int) checks_ms[i]);
                 ra_facts_init(&facts);
-                int r = ra_gather_bdi(written->name, &facts);
+                int r = ra_gather_named_bdi(udev, written->name, &facts);
                 /* bdi names are reused: stop once it is another mount. */
                 bool same = r == 0 && strcmp(ra_str(facts.mount_point), ra_str(written->mount_point)) == 0 &&
                             strcmp(ra_str(facts.source), ra_str(written->source)) == 0 &&
@@ -374,15 +377,15 @@ static void fuse_keep_value(const struct options *o, const struct ra_config *con
         }
 }
 
-static int handle_bdi(const struct options *o, const char *bdi) {
+static int handle_bdi(const struct options *o, struct udev *udev, const char *bdi) {
         struct ra_config *config = NULL;
         struct ra_facts facts;
         int r;
 
         ra_facts_init(&facts);
-        r = ra_gather_bdi(bdi, &facts);
+        r = ra_gather_named_bdi(udev, bdi, &facts);
         if (r == -EINVAL || r == -ENODEV)
-                goto out; /* not an anonymous bdi, or gone already */
+                goto out; /* not a bdi of ours, or gone already */
         if (r < 0 && r != -ENOENT) {
                 /* Waiting cannot help: mountinfo too large, out of memory. */
                 char msg[256];
@@ -427,16 +430,17 @@ out:
 static int wait_bdi(const struct options *o, const char *bdi) {
         struct ra_config *config = NULL;
         struct ra_facts facts;
-        unsigned major, minor;
+        struct udev *udev = NULL;
         int r, fd = -1, ret = 1;
 
-        if (ra_parse_bdi_name(bdi, &major, &minor) < 0) {
-                fprintf(stderr, "readahead-agent: '%s' is not an anonymous bdi (0:N)\n", bdi);
+        if (!ra_bdi_is_ours(bdi)) {
+                fprintf(stderr, "readahead-agent: '%s' is not an anonymous bdi (0:N) or btrfs-N\n", bdi);
                 return 2;
         }
         r = ra_config_load(o->root, &config);
         if (r < 0)
                 return 1;
+        udev = udev_new(); /* for btrfs members' classes; without it they are unknown */
 
         uint64_t deadline = now_ms() + (uint64_t) config->agent.mount_wait_sec * 1000;
         unsigned step_ms = 50;
@@ -444,7 +448,7 @@ static int wait_bdi(const struct options *o, const char *bdi) {
 
         for (;;) {
                 ra_facts_init(&facts);
-                r = ra_gather_bdi(bdi, &facts);
+                r = ra_gather_named_bdi(udev, bdi, &facts);
                 if (r == 0)
                         break;
                 ra_facts_done(&facts);
@@ -496,17 +500,18 @@ static int wait_bdi(const struct options *o, const char *bdi) {
                 fuse_wait_init(&facts, config->agent.mount_wait_sec);
                 ra_facts_done(&facts);
                 ra_facts_init(&facts);
-                if (ra_gather_bdi(bdi, &facts) < 0)
+                if (ra_gather_named_bdi(udev, bdi, &facts) < 0)
                         goto out;
         }
         decide_and_apply(o, config, &facts);
-        if (fuse && !o->dry_run)
-                fuse_keep_value(o, config, &facts);
+        if ((fuse || ra_bdi_is_btrfs(bdi)) && !o->dry_run)
+                keep_value(o, udev, config, &facts);
         ra_facts_done(&facts);
         ret = 0;
 out:
         if (fd >= 0)
                 close(fd);
+        udev_unref(udev);
         ra_config_free(config);
         return ret;
 }
@@ -560,7 +565,7 @@ static int run(const struct options *o) {
             (streq_ptr(action, "add") || streq_ptr(action, "change")))
                 handle_block(o, dev);
         else if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add"))
-                handle_bdi(o, udev_device_get_sysname(dev));
+                handle_bdi(o, udev, udev_device_get_sysname(dev));
 out:
         udev_device_unref(dev);
         udev_unref(udev);

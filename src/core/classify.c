@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <string.h>
 
+#include "btrfs.h"
 #include "gather.h"
 
 /* A stripe wider than this many data disks is not a stripe but a bogus
@@ -84,6 +85,10 @@ static enum ra_class classify_mount(const struct ra_facts *f) {
 }
 
 void ra_facts_classify(struct ra_facts *f) {
+        if (f->kind == RA_KIND_MOUNT && strcmp(ra_str(f->fstype), "btrfs") == 0) {
+                ra_btrfs_classify(f);
+                return;
+        }
         if (f->kind == RA_KIND_MOUNT) {
                 f->class = classify_mount(f);
                 return;

@@ -59,6 +59,8 @@ static bool glob_list_match(const char *globs, const char *s) {
 /* Returns true when r matches f; otherwise why says what did not. */
 static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char *why, size_t size) {
         const bool is_block = f->kind == RA_KIND_BLOCK;
+        /* A btrfs filesystem rotates or is removable when a member is. */
+        const bool has_disks = is_block || f->n_members > 0;
 
         if (r->kind >= 0 && r->kind != (int) f->kind) {
                 snprintf(why, size, "kind is %s", is_block ? "block" : "mount");
@@ -72,12 +74,12 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
                 snprintf(why, size, "transport is %s", ra_transport_to_string(f->transport));
                 return false;
         }
-        if (r->rotational >= 0 && (!is_block || r->rotational != f->rotational)) {
-                snprintf(why, size, "rotational is %s", is_block && f->rotational ? "yes" : "no");
+        if (r->rotational >= 0 && (!has_disks || r->rotational != f->rotational)) {
+                snprintf(why, size, "rotational is %s", has_disks && f->rotational ? "yes" : "no");
                 return false;
         }
-        if (r->removable >= 0 && (!is_block || r->removable != f->removable)) {
-                snprintf(why, size, "removable is %s", is_block && f->removable ? "yes" : "no");
+        if (r->removable >= 0 && (!has_disks || r->removable != f->removable)) {
+                snprintf(why, size, "removable is %s", has_disks && f->removable ? "yes" : "no");
                 return false;
         }
         if (r->names[0] && !glob_list_match(r->names, f->name)) {
@@ -245,7 +247,9 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                                  ra_format_size_kb(v, a));
                 }
         }
-        if (p->small_device_cap && f->kind == RA_KIND_BLOCK && f->size_bytes > 0) {
+        /* Disks, and filesystems on disks (btrfs: its total size); a network
+         * mount has no size. */
+        if (p->small_device_cap && f->size_bytes > 0) {
                 d.device_cap_kb = ra_small_device_cap_kb(f->size_bytes);
                 if (d.device_cap_kb < v) {
                         v = d.device_cap_kb;

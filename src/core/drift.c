@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "btrfs.h"
 #include "decide.h"
 #include "drift.h"
 
@@ -13,6 +14,7 @@ static const char *const cause_names[_RA_DRIFT_MAX] = {
         [RA_DRIFT_MAX_SECTORS] = "max-sectors",
         [RA_DRIFT_FUSE_INIT] = "fuse-init",
         [RA_DRIFT_NFSRAHEAD] = "nfsrahead",
+        [RA_DRIFT_BTRFS] = "btrfs-mount",
         [RA_DRIFT_OTHER] = "other",
 };
 
@@ -62,6 +64,13 @@ void ra_drift_explain(const struct ra_facts *f, uint64_t target_kb, uint64_t nfs
                                  f->max_sectors_kb);
                         set(&d, RA_DRIFT_MAX_SECTORS, max_sectors_kb, why);
                 }
+        } else if (f->btrfs_fsid[0] &&
+                   cur == ra_round_to_pages_kb(ra_btrfs_kernel_ra_kb(f->n_devices), page_kb)) {
+                snprintf(why, sizeof(why),
+                         "btrfs's own value, set at mount: max(4 MiB, 128 KiB x %u devices); the agent "
+                         "did not run for this mount, or it was reset",
+                         f->n_devices);
+                set(&d, RA_DRIFT_BTRFS, cur, why);
         } else if (f->class == RA_CLASS_FUSE && cur < target_kb) {
                 set(&d, RA_DRIFT_FUSE_INIT, cur,
                     "the FUSE daemon's FUSE_INIT answer: the kernel lowers the bdi to its max_readahead");

@@ -17,6 +17,7 @@ enum ra_drift_cause {
         RA_DRIFT_MAX_SECTORS,    /* 2 x max_sectors: a rotational disk without io_opt, 6.17+ */
         RA_DRIFT_FUSE_INIT,      /* the FUSE daemon's max_readahead in its FUSE_INIT answer */
         RA_DRIFT_NFSRAHEAD,      /* nfs-common's nfsrahead, one fixed value per fstype */
+        RA_DRIFT_BTRFS,          /* btrfs's own value at mount: max(4 MiB, 128 KiB x devices) */
         RA_DRIFT_OTHER,          /* a write by hand, another tool or rule */
         _RA_DRIFT_MAX,
 };

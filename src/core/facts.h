@@ -77,6 +77,22 @@ enum ra_fact {
         _RA_FACT_MAX,
 };
 
+#define RA_MEMBERS_MAX 16
+
+/* A block device a filesystem lives on (btrfs), with its whole disk's class. */
+struct ra_member {
+        char name[32]; /* as /sys/fs/btrfs/<fsid>/devices/ names it: sda2, dm-0 */
+        char disk[32]; /* the whole disk whose class it has: sda */
+        enum ra_class class;
+        enum ra_transport transport;
+        bool rotational;
+        bool removable;
+        uint64_t size_bytes;  /* the member itself (a partition: its own size) */
+        uint64_t stripe_bytes; /* the disk's trusted stripe, 0 if none */
+        uint64_t chunk_bytes;
+        unsigned data_disks;
+};
+
 struct ra_prop {
         const char *key;
         const char *value;
@@ -131,6 +147,13 @@ struct ra_facts {
         /* mounts (kind == RA_KIND_MOUNT) */
         unsigned n_mount_points;
         uint64_t rsize_bytes;
+
+        /* btrfs (fstype "btrfs", name "btrfs-N"): its members and data profile */
+        char btrfs_fsid[40];
+        char data_profile[16]; /* single, dup, raid0, raid1, raid1c3, raid1c4, raid10, raid5, raid6 */
+        struct ra_member members[RA_MEMBERS_MAX];
+        unsigned n_members;      /* stored in members[], at most RA_MEMBERS_MAX */
+        unsigned n_devices;      /* every device of the filesystem, also those not stored */
 
         /* host */
         uint64_t mem_total_kb;

@@ -13,6 +13,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "btrfs.h"
 #include "gather.h"
 #include "mountinfo.h"
 
@@ -35,6 +36,10 @@ static int read_small_file(const char *path, char *buf, size_t size) {
                 n--;
         buf[n] = 0;
         return 0;
+}
+
+int ra_read_string_file(const char *path, char *buf, size_t size) {
+        return read_small_file(path, buf, size);
 }
 
 static int parse_u64(const char *s, uint64_t *ret) {
@@ -408,4 +413,15 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         r = ra_facts_from_mount(f, bdi_name, &m);
         ra_mount_done(&m);
         return r;
+}
+
+int ra_gather_named_bdi(struct udev *udev, const char *bdi_name, struct ra_facts *f) {
+        if (ra_bdi_is_btrfs(bdi_name))
+                return ra_gather_btrfs(udev, bdi_name, f);
+        return ra_gather_bdi(bdi_name, f);
+}
+
+bool ra_bdi_is_ours(const char *bdi_name) {
+        unsigned major, minor;
+        return ra_bdi_is_btrfs(bdi_name) || ra_parse_bdi_name(bdi_name, &major, &minor) == 0;
 }

@@ -39,6 +39,19 @@ void ra_gather_host(struct ra_facts *f);
 /* MemTotal from /proc/meminfo, in KiB. */
 int ra_read_mem_total_kb(uint64_t *ret_kb);
 
+/* Reads a small sysfs attribute as a string, without the trailing newline. */
+int ra_read_string_file(const char *path, char *buf, size_t size);
+
+/*
+ * Fills f for a bdi the agent handles: anonymous ("0:53", network and FUSE
+ * mounts, ra_gather_bdi()) or "btrfs-N" (ra_gather_btrfs()), with the same
+ * return values.
+ */
+int ra_gather_named_bdi(struct udev *udev, const char *bdi_name, struct ra_facts *f);
+
+/* Whether the agent handles bdi_name: "0:N" or "btrfs-N". */
+bool ra_bdi_is_ours(const char *bdi_name);
+
 /* Reads a small sysfs attribute as an unsigned number. */
 int ra_read_u64_file(const char *path, uint64_t *ret);
 

@@ -50,6 +50,32 @@ static void fact_line(const char *label, const char *value, const char *suffix) 
         printf("%s\n", suffix);
 }
 
+/* A btrfs filesystem: what it is made of. */
+static void explain_btrfs(const struct ra_facts *f) {
+        char a[24], b[24], sz[16];
+
+        printf("  %-14s %s\n", "fsid", f->btrfs_fsid);
+        printf("  %-14s %s over %u device(s)\n", "data profile",
+               f->data_profile[0] ? f->data_profile : "unknown", f->n_devices);
+        printf("  %-14s %s (%" PRIu64 " bytes, all members)\n", "size",
+               format_bytes_short(f->size_bytes, sz), f->size_bytes);
+        for (unsigned i = 0; i < f->n_members; i++) {
+                const struct ra_member *m = &f->members[i];
+                char disk[48] = "";
+                if (strcmp(m->disk, m->name) != 0)
+                        snprintf(disk, sizeof(disk), " on %s", m->disk);
+                printf("  %-14s %s%s: %s, %s, %s\n", i == 0 ? "members" : "", m->name, disk,
+                       ra_class_to_string(m->class), ra_transport_to_string(m->transport),
+                       format_bytes_short(m->size_bytes, sz));
+        }
+        if (f->n_devices > f->n_members)
+                printf("  %-14s and %u more\n", "", f->n_devices - f->n_members);
+        if (f->stripe_bytes > 0)
+                printf("  %-14s %s = %s x %u data disks (%s)\n", "stripe",
+                       ra_format_size_kb(f->stripe_bytes / 1024, a),
+                       ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
+}
+
 /* Which mechanism explains a current value other than the target. */
 static void drift_of(struct ctl *ctl, const struct device *d, struct ra_drift *ret) {
         const struct ra_facts *f = &d->facts;
@@ -80,8 +106,11 @@ static void explain_text(struct ctl *ctl, const struct device *d, const char *co
                         fact_line("server", f->server, "");
                 if (f->nfs_version)
                         fact_line("NFS version", f->nfs_version, "");
-                printf("  %-14s %s\n", "rsize",
-                       f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
+                if (f->btrfs_fsid[0])
+                        explain_btrfs(f);
+                else
+                        printf("  %-14s %s\n", "rsize",
+                               f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
         } else {
                 printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
                 printf("  %-14s %s\n", "removable", yes_no(f->removable));

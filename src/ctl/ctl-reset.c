@@ -10,7 +10,9 @@
  *   ra_pages = max(2 * io_opt / PAGE_SIZE, VM_READAHEAD_PAGES)
  *
  * VM_READAHEAD_PAGES is 128 KiB in pages. Network mounts (anonymous bdis
- * "0:N") start from bdi_init()'s VM_READAHEAD_PAGES. The result is in whole
+ * "0:N") start from bdi_init()'s VM_READAHEAD_PAGES. btrfs sets its own bdi
+ * at mount (fs/btrfs/disk-io.c, open_ctree()) to
+ * max(4 MiB, VM_READAHEAD_PAGES x num_devices). The result is in whole
  * pages, so it reads back exactly as written.
  */
 #include <errno.h>
@@ -20,6 +22,7 @@
 #include <sys/utsname.h>
 
 #include "apply.h"
+#include "btrfs.h"
 #include "ctl.h"
 #include "write.h"
 #include "devices.h"
@@ -63,6 +66,10 @@ static uint64_t kernel_value_kb(const struct ra_facts *f, char *why, size_t why_
         uint64_t io_opt = 0, pages, min_pages = VM_READAHEAD_BYTES / page_bytes;
         char a[24];
 
+        if (f->btrfs_fsid[0]) {
+                snprintf(why, why_size, "btrfs: max(4M, 128K x %u devices)", f->n_devices);
+                return ra_round_to_pages_kb(ra_btrfs_kernel_ra_kb(f->n_devices), f->page_kb);
+        }
         if (f->kind == RA_KIND_MOUNT) {
                 snprintf(why, why_size, "kernel default for a network mount");
                 return min_pages * (page_bytes / 1024);

@@ -47,6 +47,23 @@ void json_device_fields(struct json *j, const struct device *d) {
                 json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
                 json_string(j, "nfs_version", f->nfs_version);
         }
+        if (f->btrfs_fsid[0]) {
+                json_string(j, "fsid", f->btrfs_fsid);
+                json_string(j, "data_profile", f->data_profile[0] ? f->data_profile : NULL);
+                json_uint(j, "device_count", f->n_devices);
+                json_begin_array(j, "members");
+                for (unsigned i = 0; i < f->n_members; i++) {
+                        const struct ra_member *m = &f->members[i];
+                        json_begin_object(j, NULL);
+                        json_string(j, "name", m->name);
+                        json_string(j, "disk", m->disk);
+                        json_string(j, "class", ra_class_to_string(m->class));
+                        json_string(j, "transport", ra_transport_to_string(m->transport));
+                        json_uint(j, "size_bytes", m->size_bytes);
+                        json_end_object(j);
+                }
+                json_end_array(j);
+        }
         json_string(j, "rule", d->rule[0] ? d->rule : NULL);
         json_string(j, "rule_file", d->decision.rule ? d->decision.rule->file : NULL);
         json_string(j, "rule_section", d->decision.rule ? d->decision.rule->section : NULL);
@@ -104,13 +121,18 @@ static bool print_row(const struct device *d) {
                 char rsize[24];
                 ra_fputs_people(stdout, ra_str(f->fstype), 6, 6);
                 fputc(' ', stdout);
-                /* The mount point, cut, then rsize: the number must stay visible. */
+                /* The mount point, cut, then rsize or btrfs's data profile:
+                 * that must stay visible. */
                 size_t cols = 0;
-                if (f->rsize_bytes >= 1024) {
-                        ra_format_size_kb(f->rsize_bytes / 1024, rsize);
-                        size_t room = 16 - strlen(rsize) - 1;
+                const char *suffix = NULL;
+                if (f->btrfs_fsid[0] && f->data_profile[0])
+                        suffix = f->data_profile;
+                else if (f->rsize_bytes >= 1024)
+                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, rsize);
+                if (suffix) {
+                        size_t room = 16 - strlen(suffix) - 1;
                         cols = ra_fputs_people(stdout, ra_str(f->mount_point), room, 0);
-                        cols += (size_t) printf(" %s", rsize);
+                        cols += (size_t) printf(" %s", suffix);
                 } else
                         cols = ra_fputs_people(stdout, ra_str(f->mount_point), 16, 0);
                 printf("%*s", cols < 16 ? (int) (16 - cols) : 0, "");

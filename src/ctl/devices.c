@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "btrfs.h"
 #include "devices.h"
 #include "gather.h"
 #include "mountinfo.h"
@@ -50,10 +51,10 @@ static int device_fill_block(struct udev_device *ud, const struct ra_config *c, 
         return r < 0 ? r : device_decide(c, d, with_trace);
 }
 
-static int device_fill_bdi(const char *bdi, const struct ra_config *c, struct device *d,
+static int device_fill_bdi(struct udev *udev, const char *bdi, const struct ra_config *c, struct device *d,
                            bool with_trace) {
         ra_facts_init(&d->facts);
-        int r = ra_gather_bdi(bdi, &d->facts);
+        int r = ra_gather_named_bdi(udev, bdi, &d->facts);
         return r < 0 ? r : device_decide(c, d, with_trace);
 }
 
@@ -114,14 +115,14 @@ static int add_subsystem(struct udev *udev, const struct ra_config *c, struct li
 
                 const char *sysname = udev_device_get_sysname(ud);
                 bool is_block = strcmp(subsystem, "block") == 0;
-                bool wanted = is_block ? is_whole_disk(ud) : strncmp(sysname, "0:", 2) == 0;
+                bool wanted = is_block ? is_whole_disk(ud) : ra_bdi_is_ours(sysname);
                 if (wanted) {
                         struct device *d = list_add(l);
                         if (!d)
                                 r = -ENOMEM;
                         else {
                                 r = is_block ? device_fill_block(ud, c, d, false)
-                                             : device_fill_bdi(sysname, c, d, false);
+                                             : device_fill_bdi(udev, sysname, c, d, false);
                                 if (r >= 0)
                                         l->n++;
                                 else
@@ -146,7 +147,24 @@ struct unmapped_ctx {
 /*
  * cifs, ceph and 9p name their bdi "<fstype>-N", which says nothing of the
  * mount: list those mounts anyway, with their class and no current value.
+ * So do the local filesystems that register a bdi of their own (the callers
+ * of super_setup_bdi() but btrfs, which links its bdi in /sys/fs/btrfs):
+ * erofs when mounted from a file (anonymous device number), and those this
+ * kernel lacks.
  */
+static bool unmapped_listed(const struct ra_facts *f) {
+        static const char *const own_bdi[] = { "ubifs", "vboxsf", "ecryptfs", "coda", NULL };
+
+        if (f->class == RA_CLASS_NETFS || f->class == RA_CLASS_NFS || f->class == RA_CLASS_FUSE)
+                return true;
+        if (strcmp(ra_str(f->fstype), "erofs") == 0)
+                return f->major == 0;
+        for (const char *const *t = own_bdi; *t; t++)
+                if (strcmp(ra_str(f->fstype), *t) == 0)
+                        return true;
+        return false;
+}
+
 static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         struct unmapped_ctx *ctx = userdata;
 
@@ -157,8 +175,7 @@ static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         if (!d)
                 return -ENOMEM;
         int r = device_fill_mount_entry(m, ctx->c, d, false);
-        enum ra_class class = d->facts.class;
-        if (r < 0 || (class != RA_CLASS_NETFS && class != RA_CLASS_NFS && class != RA_CLASS_FUSE)) {
+        if (r < 0 || !unmapped_listed(&d->facts)) {
                 device_done(d); /* a local filesystem: not ours to list */
                 return r;
         }
@@ -196,16 +213,18 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct devic
 
 struct find_mount_ctx {
         const char *path;
-        unsigned major, minor;
+        char bdi[RA_NAME_MAX]; /* of the mount on top at path */
         bool found;
 };
 
 static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
         struct find_mount_ctx *ctx = userdata;
-        if (strcmp(m->mount_point, ctx->path) != 0)
+        if (strcmp(ra_str(m->mount_point), ctx->path) != 0)
                 return 0;
-        ctx->major = m->major; /* the last one wins: it is on top */
-        ctx->minor = m->minor;
+        /* The last one wins: it is on top. m lives only during this call.
+         * btrfs: its own bdi, not the superblock's device number. */
+        if (ra_btrfs_bdi_of_mount(m, ctx->bdi, sizeof(ctx->bdi)) < 0)
+                snprintf(ctx->bdi, sizeof(ctx->bdi), "%u:%u", m->major, m->minor);
         ctx->found = true;
         return 0;
 }
@@ -242,11 +261,17 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                         return r;
                 if (!ctx.found)
                         return -ENOENT;
-                snprintf(bdi, sizeof(bdi), "%u:%u", ctx.major, ctx.minor);
+                snprintf(bdi, sizeof(bdi), "%s", ctx.bdi);
                 name = bdi;
         }
+        if (ra_bdi_is_btrfs(name)) {
+                r = device_fill_bdi(udev, name, c, ret, true);
+                if (r < 0)
+                        device_done(ret);
+                return r == -ENOENT ? -ENODEV : r; /* not mounted: no such mount */
+        }
         if (ra_parse_bdi_name(name, &major, &minor) == 0) {
-                r = device_fill_bdi(name, c, ret, true);
+                r = device_fill_bdi(udev, name, c, ret, true);
                 if (r == -ENODEV) {
                         /* No bdi of that name (cifs, ceph, 9p): the mount alone. */
                         struct ra_mount m;
@@ -261,7 +286,11 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                         }
                         free(text);
                         if (r > 0) {
-                                r = device_fill_mount_entry(&m, c, ret, true);
+                                /* btrfs: its own bdi, not the superblock's device number */
+                                if (ra_btrfs_bdi_of_mount(&m, bdi, sizeof(bdi)) == 0)
+                                        r = device_fill_bdi(udev, bdi, c, ret, true);
+                                else
+                                        r = device_fill_mount_entry(&m, c, ret, true);
                                 ra_mount_done(&m);
                         }
                 }

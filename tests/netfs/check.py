@@ -358,7 +358,7 @@ def wait_until(pred, seconds, step=0.05):
 
 def kill_waiters():
     """Waiters this test started that are still running (after a failure)."""
-    for bdi in ("0:53", "0:54", "0:55", "0:56"):
+    for bdi in ("0:53", "0:54", "0:55", "0:56", "btrfs-1"):
         for pid in waiter_pids(bdi):
             print(f"cleanup: killing leftover waiter {pid} for {bdi}")
             try:
@@ -702,13 +702,22 @@ def disk_bdi():
 
 @case
 def named_bdi():
-    """A bdi named btrfs-1 (not MAJ:MIN) is not a network mount: nothing."""
+    """bdi btrfs-1 whose filesystem never links it (no /sys/fs/btrfs here), a
+    btrfs line in mountinfo: the agent hands the wait off (pending), the
+    waiter gives up after MountWaitSec=1 and writes nothing (btrfs itself is
+    tests/btrfs). cifs-1 is in sshfs-cifs."""
     set_meminfo(MEM_16G_KB)
     set_mountinfo([NFS4_1M, "61 27 0:61 / /srv/pool rw,relatime shared:51 - btrfs /dev/sdb "
                    "rw,space_cache=v2,subvolid=5,subvol=/"])
+    root_dropin("readahead.conf.d/50-wait.conf", "[Agent]\nMountWaitSec=1\n")
     before = snapshot()
     props, _ = agent_event("btrfs-1")
-    check_eq("agent add btrfs-1 prints nothing", {}, props)
+    check_props("agent add btrfs-1", props, {"RESULT": "pending", "TARGET_KB": None, "CLASS": None})
+    if props.get("READAHEAD_WAIT") == "process":
+        if wait_until(lambda: not waiter_pids("btrfs-1"), 5):
+            ok("the waiter for btrfs-1 gave up within 5 s")
+        else:
+            fail("the waiter for btrfs-1 gives up", "gone within 5 s", waiter_pids("btrfs-1"))
     check_eq("btrfs-1/read_ahead_kb", "4096", bdi_ra("btrfs-1"))
     check_sys_changes("agent add btrfs-1", before)
     check_status({"0:53": {"target_kb": 4096}})

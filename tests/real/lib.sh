@@ -39,6 +39,7 @@ RA_FUSE_PIDS=()    # fuse-null helpers started by this test
 RA_FUSE_MPS=()     # their mount points
 RA_EXTRA_RULES=()  # other rule files a test put in /run/udev/rules.d
 RA_BG_PIDS=()      # other background processes a test started
+RA_MOUNTS=()       # filesystems mounted by ra_mount, unmounted before the loops go
 RA_CLEANUP_HOOKS=() # commands a test adds, run at exit after its processes stop (eval'd)
 
 ra_log() { printf '# %s: %s\n' "$RA_TEST_NAME" "$*" >&2; }
@@ -77,6 +78,11 @@ ra_cleanup() {
         if [ "${#RA_FUSE_MPS[@]}" -gt 0 ]; then
                 udevadm settle --timeout=30 2>/dev/null
         fi
+        for l in "${RA_MOUNTS[@]}"; do
+                if mountpoint -q "$l" 2>/dev/null; then
+                        umount "$l" 2>/dev/null || umount -l "$l" 2>/dev/null || ra_log "could not unmount $l"
+                fi
+        done
         for l in "${RA_LOOPS[@]}"; do
                 losetup -d "$l" 2>/dev/null || ra_log "could not detach $l"
         done
@@ -381,4 +387,15 @@ ra_agent_direct() {
         local envs=()
         mapfile -t envs < <(udevadm info --query=property --name="/dev/$n" | grep -v '^READAHEAD_')
         env -i "${envs[@]}" ACTION=change "$RA_AGENT" --root "$ROOT" "$@"
+}
+
+# ra_mount DIR MOUNT-ARGS...: mount(8) on $RA_TMP/mnt/DIR, unmounted at exit
+# before the loop devices are detached.
+ra_mount() {
+        local dir=$RA_TMP/mnt/$1
+        shift
+        mkdir -p "$dir"
+        RA_MOUNTS+=("$dir")
+        mount "$@" "$dir" || ra_fail "mount $* $dir failed"
+        ra_log "mounted $* on $dir"
 }

@@ -5,6 +5,8 @@
  * gather would fill them from sysfs.
  */
 
+#include "btrfs.h"
+#include "test-btrfs.h"
 #include "facts.h"
 #include "gather.h"
 #include "test.h"
@@ -477,6 +479,151 @@ static void test_props(void)
         ra_facts_done(&f);
 }
 
+/* ---- btrfs ------------------------------------------------------------------- */
+
+static void test_btrfs_data_disks(void)
+{
+        CHECK_INT(8, ra_btrfs_data_disks("raid0", 8));
+        CHECK_INT(4, ra_btrfs_data_disks("raid10", 8));
+        CHECK_INT(2, ra_btrfs_data_disks("raid10", 5)); /* pairs only */
+        CHECK_INT(3, ra_btrfs_data_disks("raid5", 4));
+        CHECK_INT(6, ra_btrfs_data_disks("raid6", 8));
+        CHECK_INT(0, ra_btrfs_data_disks("raid6", 2));
+        CHECK_INT(0, ra_btrfs_data_disks("raid5", 0));
+        CHECK_INT(0, ra_btrfs_data_disks("raid1", 2));
+        CHECK_INT(0, ra_btrfs_data_disks("raid1c3", 3));
+        CHECK_INT(0, ra_btrfs_data_disks("dup", 1));
+        CHECK_INT(0, ra_btrfs_data_disks("single", 4));
+        CHECK_INT(0, ra_btrfs_data_disks("", 4));
+        CHECK_INT(0, ra_btrfs_data_disks("raid7", 4));
+}
+
+static void test_btrfs_kernel_value(void)
+{
+        /* fs/btrfs/disk-io.c: max(4 MiB, 128 KiB x devices) */
+        CHECK_U64(4096, ra_btrfs_kernel_ra_kb(1));
+        CHECK_U64(4096, ra_btrfs_kernel_ra_kb(2));
+        CHECK_U64(4096, ra_btrfs_kernel_ra_kb(32));
+        CHECK_U64(4224, ra_btrfs_kernel_ra_kb(33));
+        CHECK_U64(4096, ra_btrfs_kernel_ra_kb(0));
+}
+
+static void test_btrfs_bdi_names(void)
+{
+        CHECK(ra_bdi_is_btrfs("btrfs-1"));
+        CHECK(ra_bdi_is_btrfs("btrfs-1234567890"));
+        CHECK(!ra_bdi_is_btrfs("btrfs-12345678901")); /* longer than any counter */
+        CHECK(!ra_bdi_is_btrfs("btrfs-"));
+        CHECK(!ra_bdi_is_btrfs("btrfs-1a"));
+        CHECK(!ra_bdi_is_btrfs("btrfs"));
+        CHECK(!ra_bdi_is_btrfs("erofs-2"));
+        CHECK(!ra_bdi_is_btrfs("0:53"));
+        CHECK(!ra_bdi_is_btrfs(""));
+        CHECK(ra_bdi_is_ours("btrfs-3"));
+        CHECK(ra_bdi_is_ours("0:53"));
+        CHECK(ra_bdi_is_ours("0:53-fuseblk"));
+        CHECK(!ra_bdi_is_ours("7:0"));
+        CHECK(!ra_bdi_is_ours("cifs-1"));
+        CHECK(!ra_bdi_is_ours("erofs-2"));
+}
+
+static void test_btrfs_source_names(void)
+{
+        CHECK(ra_btrfs_source_names("/dev/sda2", "sda2", ""));
+        CHECK(ra_btrfs_source_names("/dev/dm-0", "dm-0", "root"));
+        CHECK(ra_btrfs_source_names("/dev/mapper/root", "dm-0", "root"));
+        CHECK(!ra_btrfs_source_names("/dev/mapper/root", "dm-0", "home"));
+        CHECK(!ra_btrfs_source_names("/dev/mapper/root", "dm-0", NULL));
+        CHECK(!ra_btrfs_source_names("/dev/sda2", "sda", ""));
+        CHECK(!ra_btrfs_source_names("/dev/sda", "sda2", ""));
+        CHECK(!ra_btrfs_source_names("", "", ""));
+}
+
+static void test_btrfs_raid10_eight(void)
+{
+        struct ra_facts f;
+
+        btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_RAID, &f);
+        CHECK_INT(RA_TRANSPORT_ATA, f.transport);
+        CHECK_INT(4, f.data_disks);
+        CHECK_U64(KIB_BYTES(64), f.chunk_bytes);
+        CHECK_U64(KIB_BYTES(256), f.stripe_bytes);
+        CHECK_STR("btrfs", f.stripe_source);
+        CHECK(!f.rotational);
+        ra_facts_done(&f);
+}
+
+static void test_btrfs_not_striped_has_members_class(void)
+{
+        struct ra_facts f;
+
+        /* Mirrors read each stream from one device: the members' class. */
+        btrfs_fs(&f, "raid1", 2, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_HDD, &f);
+        CHECK_U64(0, f.stripe_bytes);
+        CHECK(f.rotational);
+        ra_facts_done(&f);
+
+        /* Mixed: the first class in precedence order, like a device's. */
+        btrfs_fs(&f, "single", 3, RA_CLASS_SSD);
+        f.members[1].class = RA_CLASS_REMOVABLE;
+        f.members[1].transport = RA_TRANSPORT_USB;
+        f.members[2].class = RA_CLASS_HDD;
+        f.members[2].rotational = true;
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_REMOVABLE, &f);
+        CHECK_INT(RA_TRANSPORT_UNKNOWN, f.transport);
+        CHECK(f.rotational);
+        ra_facts_done(&f);
+
+        /* Members whose class is unknown (gone) do not count. */
+        btrfs_fs(&f, "single", 2, RA_CLASS_SSD);
+        f.members[0].class = RA_CLASS_UNKNOWN;
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_SSD, &f);
+        ra_facts_done(&f);
+
+        /* raid0 over one device does not stripe. */
+        btrfs_fs(&f, "raid0", 1, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_SSD, &f);
+        CHECK_U64(0, f.stripe_bytes);
+        ra_facts_done(&f);
+}
+
+static void test_btrfs_on_md_raid5(void)
+{
+        struct ra_facts f;
+
+        /* One member that is itself striped lends its stripe. */
+        btrfs_fs(&f, "single", 1, RA_CLASS_RAID);
+        f.members[0].stripe_bytes = KIB_BYTES(1536);
+        f.members[0].chunk_bytes = KIB_BYTES(512);
+        f.members[0].data_disks = 3;
+        ra_facts_classify(&f);
+        CHECK_CLASS(RA_CLASS_RAID, &f);
+        CHECK_U64(KIB_BYTES(1536), f.stripe_bytes);
+        CHECK_U64(KIB_BYTES(512), f.chunk_bytes);
+        CHECK_STR("member", f.stripe_source);
+        ra_facts_done(&f);
+}
+
+static void test_btrfs_many_devices(void)
+{
+        struct ra_facts f;
+
+        /* More devices than are stored: the stripe counts them all. */
+        btrfs_fs(&f, "raid0", 20, RA_CLASS_HDD);
+        CHECK_INT(RA_MEMBERS_MAX, f.n_members);
+        ra_facts_classify(&f);
+        CHECK_INT(20, f.data_disks);
+        CHECK_U64(KIB_BYTES(1280), f.stripe_bytes);
+        ra_facts_done(&f);
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
@@ -502,5 +649,13 @@ int main(void)
         RUN(test_classify_twice);
         RUN(test_strings);
         RUN(test_props);
+        RUN(test_btrfs_data_disks);
+        RUN(test_btrfs_kernel_value);
+        RUN(test_btrfs_bdi_names);
+        RUN(test_btrfs_source_names);
+        RUN(test_btrfs_raid10_eight);
+        RUN(test_btrfs_not_striped_has_members_class);
+        RUN(test_btrfs_on_md_raid5);
+        RUN(test_btrfs_many_devices);
         TEST_MAIN_END;
 }

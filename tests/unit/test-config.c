@@ -244,24 +244,26 @@ ROOT_CASE(test_vendor_default)
         CHECK(c->profile.memory_cap);
         CHECK(c->profile.small_device_cap);
 
-        REQUIRE(c->profile.n_rules == 6);
+        REQUIRE(c->profile.n_rules == 7);
         CHECK_STR("disk", c->profile.rules[0].section);
-        CHECK_STR("raid", c->profile.rules[1].section);
-        CHECK_STR("memory", c->profile.rules[2].section);
-        CHECK_STR("optical", c->profile.rules[3].section);
-        CHECK_STR("nfs", c->profile.rules[4].section);
-        CHECK_STR("other-network", c->profile.rules[5].section);
+        CHECK_STR("btrfs", c->profile.rules[1].section);
+        CHECK_STR("raid", c->profile.rules[2].section);
+        CHECK_STR("memory", c->profile.rules[3].section);
+        CHECK_STR("optical", c->profile.rules[4].section);
+        CHECK_STR("nfs", c->profile.rules[5].section);
+        CHECK_STR("other-network", c->profile.rules[6].section);
         for (size_t i = 0; i < 5; i++)
                 CHECK(rule_named(&c->profile, sections[i]) != NULL);
 
-        CHECK_SUFFIX(c->profile.rules[1].file, VENDOR "/profiles/default.conf");
-        CHECK_INT(34, c->profile.rules[1].line);
-        CHECK_STR("max(default, 2 * stripe)", c->profile.rules[1].size_text);
-        CHECK_INT(1u << RA_CLASS_RAID, c->profile.rules[1].classes);
-        CHECK_U64(3072, eval_size(&c->profile.rules[1], 512, 1536));
+        CHECK_STR("btrfs", c->profile.rules[1].fstypes);
+        CHECK_SUFFIX(c->profile.rules[2].file, VENDOR "/profiles/default.conf");
+        CHECK_INT(42, c->profile.rules[2].line);
+        CHECK_STR("max(default, 2 * stripe)", c->profile.rules[2].size_text);
+        CHECK_INT(1u << RA_CLASS_RAID, c->profile.rules[2].classes);
+        CHECK_U64(3072, eval_size(&c->profile.rules[2], 512, 1536));
         CHECK_INT(RA_KIND_BLOCK, c->profile.rules[0].kind);
-        CHECK(c->profile.rules[2].keep);
-        CHECK_INT((1u << RA_CLASS_NETFS) | (1u << RA_CLASS_FUSE), c->profile.rules[5].classes);
+        CHECK(c->profile.rules[3].keep);
+        CHECK_INT((1u << RA_CLASS_NETFS) | (1u << RA_CLASS_FUSE), c->profile.rules[6].classes);
 
         CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
         CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
@@ -281,7 +283,7 @@ ROOT_CASE(test_etc_selects_profile)
         CHECK_STR("throughput", c->profile.name);
         CHECK_U64(1024, c->profile.default_kb);
         CHECK(rule_named(&c->profile, "ssd") != NULL);
-        CHECK_INT(7, c->profile.n_rules);
+        CHECK_INT(8, c->profile.n_rules);
         CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_USED, false);
         CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_MASKED, false);
         CHECK_FILE(c, VENDOR "/profiles/throughput.conf", RA_FILE_USED, false);
@@ -422,16 +424,16 @@ ROOT_CASE(test_dropins_merge_in_basename_order)
         c = load();
         CHECK_INT(0, c->n_errors);
         CHECK_U64(200, c->profile.default_kb);
-        REQUIRE(c->profile.n_rules == 10);
+        REQUIRE(c->profile.n_rules == 11);
         CHECK_STR("disk", c->profile.rules[0].section);
-        CHECK_STR("other-network", c->profile.rules[5].section);
-        CHECK_STR("a", c->profile.rules[6].section);
-        CHECK_STR("c", c->profile.rules[7].section);
-        CHECK_STR("b", c->profile.rules[8].section);
-        CHECK_STR("d", c->profile.rules[9].section);
+        CHECK_STR("other-network", c->profile.rules[6].section);
+        CHECK_STR("a", c->profile.rules[7].section);
+        CHECK_STR("c", c->profile.rules[8].section);
+        CHECK_STR("b", c->profile.rules[9].section);
+        CHECK_STR("d", c->profile.rules[10].section);
         CHECK(rule_named(&c->profile, "readme") == NULL);
         CHECK(rule_named(&c->profile, "bak") == NULL);
-        CHECK_SUFFIX(c->profile.rules[7].file, ETC "/profiles/default.conf.d/15-c.conf");
+        CHECK_SUFFIX(c->profile.rules[8].file, ETC "/profiles/default.conf.d/15-c.conf");
         CHECK_FILE(c, VENDOR "/profiles/default.conf.d/10-a.conf", RA_FILE_USED, true);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/15-c.conf", RA_FILE_USED, true);
         CHECK_FILE(c, RUN_DIR "/profiles/default.conf.d/20-b.conf", RA_FILE_USED, true);
@@ -454,8 +456,8 @@ ROOT_CASE(test_etc_dropin_masks_vendor_dropin)
 
         c = load();
         CHECK_INT(0, c->n_errors);
-        REQUIRE(c->profile.n_rules == 7);
-        CHECK_STR("etc-a", c->profile.rules[6].section);
+        REQUIRE(c->profile.n_rules == 8);
+        CHECK_STR("etc-a", c->profile.rules[7].section);
         CHECK(rule_named(&c->profile, "vendor-a") == NULL);
         CHECK(rule_named(&c->profile, "run-a") == NULL);
         CHECK(rule_named(&c->profile, "vendor-b") == NULL);
@@ -485,11 +487,11 @@ ROOT_CASE(test_dropin_changes_one_key_and_adds_rule)
             "Size=1M\n");
         c = load();
         CHECK_INT(0, c->n_errors);
-        REQUIRE(c->profile.n_rules == 7);
+        REQUIRE(c->profile.n_rules == 8);
 
         /* The raid rule keeps its place and its match, only Size changes. */
-        CHECK_INT(1, rule_index(&c->profile, "raid"));
-        raid = &c->profile.rules[1];
+        CHECK_INT(2, rule_index(&c->profile, "raid"));
+        raid = &c->profile.rules[2];
         CHECK_INT(1u << RA_CLASS_RAID, raid->classes);
         CHECK(raid->has_size);
         CHECK(!raid->keep);
@@ -499,7 +501,7 @@ ROOT_CASE(test_dropin_changes_one_key_and_adds_rule)
         CHECK_INT(2, raid->size_line);
 
         /* The new rule comes last. */
-        sda = &c->profile.rules[6];
+        sda = &c->profile.rules[7];
         CHECK_STR("sda", sda->section);
         CHECK_STR("sda", sda->names);
         CHECK_U64(1024, eval_size(sda, 512, 0));
@@ -525,7 +527,7 @@ ROOT_CASE(test_dropin_changes_profile_key)
         CHECK_U64(1024, c->profile.default_kb);
         CHECK_U64(32, c->profile.minimum_kb);
         CHECK_U64(131072, c->profile.maximum_kb);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         ra_config_free(c);
 }
 
@@ -550,7 +552,7 @@ ROOT_CASE(test_broken_etc_profile_falls_back_to_vendor)
         /* Nothing of the broken file is used. */
         CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
         CHECK_U64(512, c->profile.default_kb);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         CHECK(rule_named(&c->profile, "all") == NULL);
         CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_BROKEN, false);
         CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
@@ -576,7 +578,7 @@ ROOT_CASE(test_broken_size_expression_drops_file)
         if (d)
                 CHECK_CONTAINS(d->message, "strpe");
         CHECK_U64(512, c->profile.default_kb);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         CHECK_FILE(c, ETC "/profiles/default.conf", RA_FILE_BROKEN, false);
         CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
         ra_config_free(c);
@@ -597,7 +599,7 @@ ROOT_CASE(test_broken_dropin_falls_back_to_vendor_dropin)
         CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-x.conf", 4) != NULL);
         CHECK(rule_named(&c->profile, "etc-x") == NULL);
         CHECK(rule_named(&c->profile, "vendor-x") != NULL);
-        CHECK_INT(7, c->profile.n_rules);
+        CHECK_INT(8, c->profile.n_rules);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-x.conf", RA_FILE_BROKEN, true);
         CHECK_FILE(c, VENDOR "/profiles/default.conf.d/50-x.conf", RA_FILE_USED, true);
         ra_config_free(c);
@@ -619,7 +621,7 @@ ROOT_CASE(test_broken_dropin_changes_nothing)
         CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-y.conf", 4) != NULL);
         CHECK_STR("max(default, 2 * stripe)", size_text_of(&c->profile, "raid"));
         CHECK(rule_named(&c->profile, "new") == NULL);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-y.conf", RA_FILE_BROKEN, true);
         ra_config_free(c);
 }
@@ -691,7 +693,7 @@ ROOT_CASE(test_binary_garbage_is_an_error)
         c = load();
         CHECK(c->n_errors >= 1);
         CHECK(rule_named(&c->profile, "bin") == NULL);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-bin.conf", RA_FILE_BROKEN, true);
         ra_config_free(c);
 }
@@ -765,7 +767,7 @@ ROOT_CASE(test_broken_readahead_conf_falls_back)
         c = load();
         CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/readahead.conf", 3) != NULL);
         CHECK_STR("default", c->profile.name);
-        CHECK_INT(6, c->profile.n_rules);
+        CHECK_INT(7, c->profile.n_rules);
         CHECK_FILE(c, ETC "/readahead.conf", RA_FILE_BROKEN, false);
         CHECK_FILE(c, VENDOR "/readahead.conf", RA_FILE_USED, false);
         ra_config_free(c);
@@ -792,10 +794,11 @@ ROOT_CASE(test_many_dropins_all_apply_in_name_order)
         CHECK_INT(0, c->n_errors);
         /* The last by name, 199-d.conf, sets Size=800K. */
         CHECK_STR("800K", size_text_of(&c->profile, "disk"));
-        REQUIRE(c->profile.n_rules == 6 + 200);
+        /* The vendor default.conf has 7 rules; the drop-ins' follow in name order. */
+        REQUIRE(c->profile.n_rules == 7 + 200);
         for (int i = 0; i < 200; i++) {
                 snprintf(text, sizeof(text), "r%03d", i);
-                CHECK_STR(text, c->profile.rules[6 + i].section);
+                CHECK_STR(text, c->profile.rules[7 + i].section);
         }
         CHECK_INT(1 + 1 + 200, c->n_files); /* readahead.conf, default.conf, drop-ins */
         ra_config_free(c);

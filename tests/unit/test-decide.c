@@ -6,6 +6,8 @@
 
 #include "config.h"
 #include "decide.h"
+#include "gather.h"
+#include "test-btrfs.h"
 #include "test-util.h"
 #include "test.h"
 
@@ -814,22 +816,23 @@ static void test_current_variable(void)
 
 static void test_trace_verdicts(void)
 {
-        static const char *const sections[] = { "disk", "raid", "memory", "optical", "nfs", "other-network" };
+        static const char *const sections[] = { "disk",    "btrfs", "raid",         "memory",
+                                                "optical", "nfs",   "other-network" };
         struct prof pr;
         struct ra_facts f;
         struct run run;
 
         prof_vendor(&pr, "default", "");
-        REQUIRE(pr.p.n_rules == 6);
+        REQUIRE(pr.p.n_rules == 7);
         hdd(&f, "sda");
         decide(&run, &pr, &f);
-        for (size_t i = 0; i < 6; i++) {
+        for (size_t i = 0; i < 7; i++) {
                 CHECK(run.trace[i].rule == &pr.p.rules[i]);
                 CHECK_STR(sections[i], section_of(run.trace[i].rule));
         }
         CHECK_STR("matched", ra_verdict_to_string(run.trace[0].verdict));
         CHECK_U64(512, run.trace[0].value_kb);
-        for (size_t i = 1; i < 6; i++)
+        for (size_t i = 1; i < 7; i++)
                 CHECK_STR("no-match", ra_verdict_to_string(run.trace[i].verdict));
         CHECK(run.trace[0].why[0] != '\0');
         ra_facts_done(&f);
@@ -887,6 +890,169 @@ static void test_strings(void)
         CHECK_STR("failed", ra_verdict_to_string(RA_VERDICT_FAILED));
 }
 
+/* ---- btrfs: its own bdi, decided like the disks below it -------------------- */
+
+static void test_btrfs_default(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "default", "");
+        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 512, "btrfs");
+        CHECK_VERDICT(&run, "disk", RA_VERDICT_NO_MATCH); /* Kind=block */
+        CHECK_VERDICT(&run, "raid", RA_VERDICT_NO_MATCH);
+        ra_facts_done(&f);
+
+        /* raid10 over 8: stripe 4 x 64K = 256K, two stripes = the default. */
+        btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 512, "raid");
+        CHECK_VERDICT(&run, "btrfs", RA_VERDICT_OVERRIDDEN);
+        ra_facts_done(&f);
+
+        /* raid0 over 8: stripe 512K, 1024. */
+        btrfs_fs(&f, "raid0", 8, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 1024, "raid");
+        ra_facts_done(&f);
+
+        /* raid1: no stripe, the raid rule does not apply (class hdd anyway). */
+        btrfs_fs(&f, "raid1", 2, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 512, "btrfs");
+        ra_facts_done(&f);
+
+        /* On RAM-backed members: left alone, like them. */
+        btrfs_fs(&f, "single", 1, RA_CLASS_MEMORY);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_KEEP(&run, "memory");
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
+static void test_btrfs_caps(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "default", "");
+        /* Small-device cap by total size, like a disk: 1 GiB -> 256. */
+        btrfs_fs(&f, "single", 1, RA_CLASS_REMOVABLE);
+        f.size_bytes = GIB_BYTES(1);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 256, "btrfs");
+        CHECK_U64(256, run.d.device_cap_kb);
+        ra_facts_done(&f);
+
+        /* A 256 MiB host: the memory cap, 256. */
+        btrfs_fs(&f, "raid0", 8, RA_CLASS_SSD);
+        f.mem_total_kb = 250000;
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 256, "raid");
+        CHECK_U64(1024, run.d.rule_kb);
+        CHECK_U64(256, run.d.memory_cap_kb);
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
+static void test_btrfs_other_profiles(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "throughput", "");
+        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 4096, "ssd"); /* the members' class */
+        ra_facts_done(&f);
+        btrfs_fs(&f, "dup", 1, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 1024, "btrfs");
+        ra_facts_done(&f);
+        btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 1024, "raid"); /* max(1M, 4 x 256K) */
+        ra_facts_done(&f);
+        prof_done(&pr);
+
+        prof_vendor(&pr, "database", "");
+        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 64, "ssd");
+        ra_facts_done(&f);
+        btrfs_fs(&f, "single", 1, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 32, "btrfs");
+        ra_facts_done(&f);
+        btrfs_fs(&f, "raid0", 4, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 64, "raid"); /* max(32K, chunk 64K) */
+        ra_facts_done(&f);
+        prof_done(&pr);
+
+        prof_vendor(&pr, "embedded", "");
+        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 128, "btrfs");
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
+static void test_btrfs_rules_by_member(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        /* Rotational= and Transport= look at the members; MountPoint= and
+         * FsType= at the mount. */
+        prof_vendor(&pr, "default",
+                    "[Rule spinning-btrfs]\nFsType=btrfs\nRotational=yes\nSize=2M\n"
+                    "[Rule sata]\nKind=mount\nTransport=ata\nMountPoint=/srv/other\nSize=3M\n");
+        btrfs_fs(&f, "single", 2, RA_CLASS_HDD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 2048, "spinning-btrfs");
+        CHECK_VERDICT(&run, "sata", RA_VERDICT_NO_MATCH);
+        (void) ra_facts_set(&f.mount_point, "/srv/other");
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 3072, "sata");
+        ra_facts_done(&f);
+
+        btrfs_fs(&f, "single", 2, RA_CLASS_SSD);
+        ra_facts_classify(&f);
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 512, "btrfs");
+        CHECK_VERDICT(&run, "spinning-btrfs", RA_VERDICT_NO_MATCH);
+        ra_facts_done(&f);
+
+        /* A network mount has no members: Rotational= never matches it. */
+        nfs(&f, MIB_BYTES(1));
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 4096, "nfs");
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
@@ -917,5 +1083,9 @@ int main(void)
         RUN(test_trace_small_or_absent);
         RUN(test_no_rules_leaves_device_alone);
         RUN(test_strings);
+        RUN(test_btrfs_default);
+        RUN(test_btrfs_caps);
+        RUN(test_btrfs_other_profiles);
+        RUN(test_btrfs_rules_by_member);
         TEST_MAIN_END;
 }

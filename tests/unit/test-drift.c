@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "drift.h"
+#include "test-btrfs.h"
 #include "test.h"
 
 /* A rotational loop device on 6.18: max_sectors_kb 1280, no io_opt. */
@@ -124,6 +125,21 @@ static void test_fuse_init(void) {
         check_cause(&f, 1024, 0, RA_DRIFT_OTHER, 0);
 }
 
+static void test_btrfs(void) {
+        struct ra_facts f;
+
+        /* btrfs's own value at mount: 4096 for up to 32 devices, 128 K each above */
+        btrfs_fs(&f, "raid0", 2, RA_CLASS_SSD);
+        check_cause(&f, 512, 0, RA_DRIFT_BTRFS, 4096);
+        btrfs_fs(&f, "raid0", 40, RA_CLASS_SSD);
+        f.current_kb = 5120;
+        check_cause(&f, 512, 0, RA_DRIFT_BTRFS, 5120);
+        f.current_kb = 4096;
+        check_cause(&f, 512, 0, RA_DRIFT_OTHER, 0);
+        f.current_kb = 128;
+        check_cause(&f, 512, 0, RA_DRIFT_KERNEL_DEFAULT, 128);
+}
+
 static void test_other(void) {
         struct ra_facts f = loop_disk(4096);
         check_cause(&f, 512, 0, RA_DRIFT_OTHER, 0);
@@ -140,5 +156,6 @@ int main(void) {
         RUN(test_nfsrahead);
         RUN(test_fuse_init);
         RUN(test_other);
+        RUN(test_btrfs);
         TEST_MAIN_END;
 }
