@@ -242,9 +242,14 @@ static int refuse_device(const struct device *d) {
                         f->name, format_bytes_short(f->size_bytes, sz));
                 return -EINVAL;
         }
-        if (!f->attr_path[0] || !f->current_known) {
+        if (!f->attr_path || !f->current_known) {
                 fprintf(stderr, "readahead-ctl calibrate: cannot read read_ahead_kb of %s\n", f->name);
                 return -EIO;
+        }
+        if (strlen(f->attr_path) >= sizeof(restore_path)) {
+                /* the signal handler puts the value back through a copy */
+                fprintf(stderr, "readahead-ctl calibrate: %s: the path of read_ahead_kb is too long\n", f->name);
+                return -ENAMETOOLONG;
         }
         return 0;
 }
@@ -712,7 +717,7 @@ static int apply_written(struct ctl *ctl, const char *name, const char *path, co
         } else
                 r = apply_device(&d) == WRITE_OK ? 0 : -EIO;
         uint64_t now_kb;
-        if (ra_read_u64_file(d.facts.attr_path, &now_kb) >= 0)
+        if (d.facts.attr_path && ra_read_u64_file(d.facts.attr_path, &now_kb) >= 0)
                 *ret_after_kb = now_kb;
         device_done(&d);
         ra_config_free(cfg);
