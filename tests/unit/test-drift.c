@@ -131,6 +131,7 @@ static void test_btrfs(void) {
         /* btrfs's own value at mount: 4096 for up to 32 devices, 128 K each above */
         btrfs_fs(&f, "raid0", 2, RA_CLASS_SSD);
         check_cause(&f, 512, 0, RA_DRIFT_BTRFS, 4096);
+        ra_facts_done(&f);
         btrfs_fs(&f, "raid0", 40, RA_CLASS_SSD);
         f.current_kb = 5120;
         check_cause(&f, 512, 0, RA_DRIFT_BTRFS, 5120);
@@ -138,6 +139,7 @@ static void test_btrfs(void) {
         check_cause(&f, 512, 0, RA_DRIFT_OTHER, 0);
         f.current_kb = 128;
         check_cause(&f, 512, 0, RA_DRIFT_KERNEL_DEFAULT, 128);
+        ra_facts_done(&f);
 }
 
 static void test_other(void) {
