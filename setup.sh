@@ -12,7 +12,7 @@ cmake --install build
 
 if udevadm control --ping 2>/dev/null; then
         # The installed rule takes effect for new events; replay the disks we
-        # have, so that udev's database records each decision too.
+        # have, so that each goes through the same path as at boot.
         udevadm control --reload
         udevadm trigger --action=change --subsystem-match=block --property-match=DEVTYPE=disk
         # Network mounts and btrfs filesystems: their bdi's add event.

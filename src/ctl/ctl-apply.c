@@ -8,7 +8,7 @@
 #include "systemd.h"
 #include "write.h"
 
-static enum write_result apply_one(const struct ctl_device *d) {
+enum write_result apply_device(const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
         const struct ra_plan *plan = &d->plan;
         char a[24];
@@ -41,5 +41,5 @@ static enum write_result apply_one(const struct ctl_device *d) {
 }
 
 int verb_apply(struct ctl *ctl, int argc, char **argv) {
-        return for_each_device(ctl, "apply", argc, argv, apply_one);
+        return for_each_device(ctl, "apply", argc, argv, apply_device);
 }

@@ -14,6 +14,7 @@ static const struct verb verbs[] = {
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },
         { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
         { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
+        { "calibrate", 1, 1, verb_calibrate, "DEV: measure the device's knee, read-only (root)" },
 };
 
 static void help(void) {
@@ -21,11 +22,18 @@ static void help(void) {
         for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
-               "  --json        machine-readable output (status, explain)\n"
+               "  --json        machine-readable output (status, explain, calibrate)\n"
                "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
                "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
                "  --help, --version\n\n"
+               "Options of calibrate:\n"
+               "  --time SECONDS          measuring time (default 120)\n"
+               "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
+               "  --rounds N              rounds, interleaved (default 3)\n"
+               "  --streams N             streams read at once (default 4)\n"
+               "  --write                 make the knee a rule for the device by its\n"
+               "                          ID_WWN or ID_SERIAL, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
 }
@@ -46,6 +54,12 @@ int main(int argc, char **argv) {
                 { "root", required_argument, NULL, 'r' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
+                { "time", required_argument, NULL, 't' },
+                { "min", required_argument, NULL, 'm' },
+                { "max", required_argument, NULL, 'M' },
+                { "rounds", required_argument, NULL, 'n' },
+                { "streams", required_argument, NULL, 's' },
+                { "write", no_argument, NULL, 'w' },
                 {},
         };
         struct ctl ctl = {};
@@ -53,7 +67,9 @@ int main(int argc, char **argv) {
         int c, r;
 
         /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
+        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
+                if (c > 0 && strchr("tmMnsw", c) && !ctl.calibrate.given)
+                        ctl.calibrate.given = argv[optind - 1];
                 switch (c) {
                 case 'j':
                         ctl.format = FORMAT_JSON;
@@ -80,9 +96,28 @@ int main(int argc, char **argv) {
                 case 'V':
                         printf("readahead-ctl %s\n", RA_VERSION);
                         return EXIT_OK;
+                case 't':
+                        ctl.calibrate.seconds = optarg;
+                        break;
+                case 'm':
+                        ctl.calibrate.min = optarg;
+                        break;
+                case 'M':
+                        ctl.calibrate.max = optarg;
+                        break;
+                case 'n':
+                        ctl.calibrate.rounds = optarg;
+                        break;
+                case 's':
+                        ctl.calibrate.streams = optarg;
+                        break;
+                case 'w':
+                        ctl.calibrate.write = true;
+                        break;
                 default:
                         return EXIT_USAGE;
                 }
+        }
 
         if (optind >= argc)
                 verb = &verbs[0]; /* like systemctl: no verb means status */
@@ -99,6 +134,11 @@ int main(int argc, char **argv) {
         ctl.json = ctl.format == FORMAT_JSON;
         if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
                 fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
+                return EXIT_USAGE;
+        }
+        if (ctl.calibrate.given && verb->run != verb_calibrate) {
+                fprintf(stderr, "readahead-ctl %s: %s is an option of calibrate only\n", verb->name,
+                        ctl.calibrate.given);
                 return EXIT_USAGE;
         }
         int n_args = argc - optind;

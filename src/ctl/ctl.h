@@ -13,6 +13,13 @@ enum {
         EXIT_USAGE = 2,
 };
 
+/* Options only calibrate takes, as given (it parses and checks them). */
+struct calibrate_options {
+        const char *seconds, *min, *max, *rounds, *streams;
+        bool write;
+        const char *given; /* the first of them on the command line, for errors */
+};
+
 enum output_format {
         FORMAT_TABLE,
         FORMAT_JSON,
@@ -23,6 +30,7 @@ struct ctl {
         const char *root;
         bool json; /* format == FORMAT_JSON */
         enum output_format format;
+        struct calibrate_options calibrate;
         struct udev *udev;
         struct ra_config *config;
 };
@@ -40,6 +48,7 @@ int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);
 int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
+int verb_calibrate(struct ctl *ctl, int argc, char **argv);
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);

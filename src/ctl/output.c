@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
+#include <math.h>
 
 #include "output.h"
 #include "text.h"
@@ -70,6 +71,14 @@ void json_uint_or_null(struct json *j, const char *key, bool known, uint64_t val
                 json_prefix(j, key);
                 fputs("null", j->f);
         }
+}
+
+void json_double(struct json *j, const char *key, double value, int decimals) {
+        json_prefix(j, key);
+        if (isfinite(value))
+                fprintf(j->f, "%.*f", decimals, value);
+        else
+                fputs("null", j->f);
 }
 
 void json_bool(struct json *j, const char *key, bool value) {

@@ -19,6 +19,8 @@ void json_end_array(struct json *j);
 void json_string(struct json *j, const char *key, const char *value); /* NULL: null */
 void json_uint(struct json *j, const char *key, uint64_t value);
 void json_uint_or_null(struct json *j, const char *key, bool known, uint64_t value);
+/* With `decimals` digits after the point; null when not finite. */
+void json_double(struct json *j, const char *key, double value, int decimals);
 void json_bool(struct json *j, const char *key, bool value);
 void json_finish(struct json *j);
 

@@ -21,6 +21,10 @@ enum write_result {
 enum write_result carry_out_write(const char *verb, const struct ra_facts *f, enum ra_action action,
                                   uint64_t target_kb, const char *why);
 
+/* apply for one device: its decision written, "left alone" or the failure
+ * printed. */
+enum write_result apply_device(const struct ctl_device *d);
+
 /* Calls fn for each device named in argv, or for all when argc is 0; stops
  * after WRITE_DENIED. Returns the verb's exit code. */
 int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,

@@ -337,9 +337,16 @@ udevadm settle --timeout=60
 expect_no_foreign_rule "the install"
 expect_eq "$big (20 GiB) read_ahead_kb right after install" "$(ra_kb "$big")" 512
 expect_eq "$small (64 MiB) read_ahead_kb right after install" "$(ra_kb "$small")" 64
-prop() { udevadm info --query=property --name="/dev/$1" | sed -n "s/^$2=//p"; }
-expect_eq "$big udev READAHEAD_RULE" "$(prop "$big" READAHEAD_RULE)" /usr/lib/readahead-agent/profiles/default.conf:disk
-expect_eq "$small udev READAHEAD_TARGET_KB" "$(prop "$small" READAHEAD_TARGET_KB)" 64
+# Disks run the agent from RUN: the installed readahead-ctl says what decided.
+status_of() { readahead-ctl status --json | jq -r --arg n "$1" --arg f "$2" '.devices[] | select(.name == $n) | .[$f]'; }
+expect_eq "$big status rule" "$(status_of "$big" rule)" /usr/lib/readahead-agent/profiles/default.conf:disk
+expect_eq "$small status target_kb" "$(status_of "$small" target_kb)" 64
+# The resume hook is in systemd-sleep's directory (and elogind's), executable.
+for hook in $(dpkg -L "$PKG" | grep '/system-sleep/readahead-agent$'); do
+        [ -x "$hook" ] || fail "$hook is not executable"
+        log "ok: sleep hook $hook"
+done
+dpkg -L "$PKG" | grep -q '/systemd/system-sleep/readahead-agent$' || fail "no systemd-sleep hook in the package"
 if [ -n "$bdi" ]; then
         bdi_prop() { udevadm info --query=property --path="/devices/virtual/bdi/$bdi" | sed -n "s/^$1=//p"; }
         # The agent ran for the replayed add event: it recorded a result. For a

@@ -40,6 +40,7 @@ RA_FUSE_MPS=()     # their mount points
 RA_EXTRA_RULES=()  # other rule files a test put in /run/udev/rules.d
 RA_BG_PIDS=()      # other background processes a test started
 RA_MOUNTS=()       # filesystems mounted by ra_mount, unmounted before the loops go
+RA_CLEANUP_HOOKS=() # commands a test adds, run at exit after its processes stop (eval'd)
 
 ra_log() { printf '# %s: %s\n' "$RA_TEST_NAME" "$*" >&2; }
 
@@ -64,6 +65,9 @@ ra_cleanup() {
         trap - EXIT INT TERM HUP
         for l in "${RA_BG_PIDS[@]}" "${RA_FUSE_PIDS[@]}"; do
                 kill -TERM "$l" 2>/dev/null && wait "$l" 2>/dev/null
+        done
+        for l in "${RA_CLEANUP_HOOKS[@]}"; do
+                eval "$l"
         done
         for l in "${RA_FUSE_MPS[@]}"; do
                 # A helper that died hard leaves its mount behind.
@@ -209,13 +213,15 @@ ra_add_rule() {
         udevadm control --reload
 }
 
-# ra_attach SIZE VAR: a sparse file of SIZE on a free loop device; sets VAR to
-# the kernel name (loopN). Waits until udev has handled the attach event.
+# ra_attach SIZE VAR [LOSETUP_OPTION...]: a sparse file of SIZE on a free loop
+# device; sets VAR to the kernel name (loopN). Waits until udev has handled
+# the attach event.
 ra_attach() {
         local size=$1 var=$2 file dev
+        shift 2
         file=$(mktemp "$RA_TMP/backing-XXXXXX.img")
         truncate -s "$size" "$file"
-        dev=$(losetup -f --show "$file") || ra_fail "losetup -f --show $file failed"
+        dev=$(losetup -f --show "$@" "$file") || ra_fail "losetup -f --show $* $file failed"
         RA_LOOPS+=("$dev")
         ra_log "attached $dev ($size sparse)"
         udevadm settle --timeout=60
