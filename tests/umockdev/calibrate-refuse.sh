@@ -7,16 +7,11 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/umockdev-case.sh"
 
-missing() {
-        if [ -n "${CI:-}" ]; then
-                echo "FAIL: $1, and CI is set: the umockdev tests must run in CI" >&2
-                exit 1
-        fi
-        echo "SKIP: $1" >&2
-        exit 77
-}
-command -v umockdev-run >/dev/null || missing "umockdev-run not found (install the umockdev package)"
+# Not ra_umock_require: this test needs neither python3 nor the agent.
+command -v umockdev-run >/dev/null ||
+        ra_umock_missing umockdev "umockdev-run not found (install the umockdev package)"
 for v in RA_TESTROOT RA_CTL; do
         [ -n "${!v:-}" ] || { echo "ERROR: $v is not set (run through ctest)" >&2; exit 2; }
 done
