@@ -281,13 +281,9 @@ int ra_gather_btrfs(struct udev *udev, const char *bdi_name, struct ra_facts *f)
 
         if (!ra_bdi_is_btrfs(bdi_name))
                 return -EINVAL;
-        if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
-                f->attr_path = NULL;
-                return -ENOMEM;
-        }
-        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
-        if (!f->current_known && access(f->attr_path, F_OK) < 0)
-                return -ENODEV;
+        r = ra_gather_bdi_current(bdi_name, f);
+        if (r < 0)
+                return r;
 
         /* btrfs links its sysfs directory to the bdi late in mount(2), after
          * it has set its own readahead. */

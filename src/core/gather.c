@@ -382,6 +382,17 @@ int ra_read_mountinfo(char **ret, size_t *ret_len) {
         return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
 }
 
+int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f) {
+        if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
+                f->attr_path = NULL;
+                return -ENOMEM;
+        }
+        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+        if (!f->current_known && access(f->attr_path, F_OK) < 0)
+                return -ENODEV;
+        return 0;
+}
+
 int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         struct ra_mount m;
         unsigned major, minor;
@@ -392,13 +403,9 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f) {
         r = ra_parse_bdi_name(bdi_name, &major, &minor);
         if (r < 0)
                 return r;
-        if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
-                f->attr_path = NULL;
-                return -ENOMEM;
-        }
-        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
-        if (!f->current_known && access(f->attr_path, F_OK) < 0)
-                return -ENODEV;
+        r = ra_gather_bdi_current(bdi_name, f);
+        if (r < 0)
+                return r;
 
         r = ra_read_mountinfo(&text, &len);
         if (r < 0)

@@ -21,6 +21,10 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
  */
 int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
 
+/* /sys/class/bdi/NAME/read_ahead_kb as attr_path, and the value it holds;
+ * -ENODEV when there is no such bdi. */
+int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f);
+
 /*
  * The whole of /proc/self/mountinfo, NUL-terminated. Every network mount is
  * in it somewhere, so it is read whole, however large (an unprivileged user
