@@ -31,8 +31,17 @@ cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinf
 for t in profile expr mountinfo text; do
         corpus=$(mktemp -d)
         cp tests/fuzz/corpus/"$t"/* "$corpus"/
-        build-fuzz/tests/fuzz/fuzz-"$t" -max_total_time="$fuzz_seconds" -max_len=4096 "$corpus" 2>&1 | tail -n 3
-        rm -rf "$corpus"
+        # On a finding, show the report (stack and input), not only its last lines.
+        if ! build-fuzz/tests/fuzz/fuzz-"$t" -max_total_time="$fuzz_seconds" -max_len=4096 \
+                        -artifact_prefix="$corpus/" "$corpus" > "$corpus.log" 2>&1; then
+                grep -A60 -m1 '==ERROR\|ERROR:\|runtime error' "$corpus.log" || tail -n 60 "$corpus.log"
+                for crash in "$corpus"/crash-* "$corpus"/leak-* "$corpus"/timeout-* "$corpus"/oom-*; do
+                        [ -e "$crash" ] && { echo "input $crash:"; od -A x -t x1z "$crash" | head -n 40; }
+                done
+                exit 1
+        fi
+        tail -n 3 "$corpus.log"
+        rm -rf "$corpus" "$corpus.log"
 done
 
 echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loops, remove, purge"
