@@ -359,7 +359,9 @@ MD=$W/report.md
 {
         echo "### readahead-agent udev cost"
         echo
-        echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`$AGENT\` ($AGENT_MODE)."
+        # Relative to the source tree when inside it: the report names no
+        # machine's checkout (README.md quotes it).
+        echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`${AGENT#"$SRC_DIR"/}\` ($AGENT_MODE)."
         echo
 } >"$MD"
 
