@@ -76,7 +76,8 @@ ra_traps() {
 }
 
 # The steps of ra_cleanup, in its order; a caller with its own cleanup
-# (package.sh) runs those that fit. Each runs with set +e.
+# (package.sh) runs those that fit. Each empties the list it undid, so a test
+# may also call one early (package.sh detaches its loops to attach again).
 
 # Background processes and FUSE helpers this test started.
 ra_undo_processes() {
