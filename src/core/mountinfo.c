@@ -1,4 +1,17 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * Our own mountinfo parser, not libmount (issue 11; bench/mountinfo-parse.sh,
+ * README "Parsing mountinfo"). One lookup by major:minor, read + find +
+ * rsize, callgrind instructions, ours against libmount 2.38.1:
+ *   this machine's 21 lines               14 K    203 K
+ *   5000 FUSE mounts (706 KiB)            2.7 M   56.5 M
+ *   9 MiB hostile (escapes, long fields)  5.6 M   247 M
+ * and linking libmount costs every agent exec, disk events included, 0.78 M
+ * instructions and 0.8 MiB of the dynamic loader (libmount, libblkid,
+ * libselinux, libpcre2-8): 2.4 times the agent's whole event. Escapes, lines
+ * and options of any length, malformed lines skipped: this parser does it,
+ * and test-mountinfo, tests/hostile and fuzz-mountinfo hold it to that.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
