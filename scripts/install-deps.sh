@@ -9,6 +9,7 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nf
            btrfs-progs # tests/real/btrfs.sh
            qemu-system-x86 mmdebstrap cpio kmod # tests/vm: the real-kernel lab (QEMU, guest image)
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
+           libmount-dev # bench/mountinfo-parse.sh: our parser against libmount (not a build dependency)
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 
 packages=("${build_deps[@]}")

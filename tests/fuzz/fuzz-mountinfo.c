@@ -7,7 +7,8 @@
  *    needed), hands out terminated fields and device numbers the kernel can
  *    have, and stops early with the callback's value;
  *  - ra_mountinfo_find() finds every superblock foreach saw, with as many
- *    mount points as foreach saw lines for it, and nothing else;
+ *    mount points as foreach saw lines for it, and nothing else (it skips
+ *    other superblocks' lines before decoding them, a path of its own);
  *  - ra_mount_option_u64() agrees with ra_mount_option_value() on the same
  *    key; ra_mount_server() returns a piece of the source;
  *  - nothing is cut: facts built from any mount hold its whole mount point,
@@ -164,6 +165,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 ra_mount_done(&m);
                 free(seen.dev[i].first_mount_point);
         }
+        /* When every superblock fit in seen, find knows no other: a
+         * neighbour's number, or one that only malformed lines carry. */
+        if (seen.n < MAX_SEEN)
+                for (unsigned i = 0; i < seen.n; i++) {
+                        unsigned other = seen.dev[i].minor ^ 1, j;
+
+                        for (j = 0; j < seen.n; j++)
+                                if (seen.dev[j].major == seen.dev[i].major && seen.dev[j].minor == other)
+                                        break;
+                        if (j == seen.n)
+                                FUZZ_ASSERT(ra_mountinfo_find(text, size, seen.dev[i].major, other, &m) == 0);
+                }
         /* No line can carry a major the kernel does not have. */
         FUZZ_ASSERT(ra_mountinfo_find(text, size, 0x1000, 53, &m) == 0);
         if (seen.n == 0)
