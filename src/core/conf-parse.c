@@ -5,6 +5,7 @@
  * which keys each section has and how to read them. Which files are read is
  * conf-files.c's business.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <ini.h>
@@ -182,6 +183,7 @@ struct key {
 };
 
 static int key_size(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        assert(k->size == sizeof(uint64_t));
         int r = ra_parse_size_kb(value, field);
         if (r == -ERANGE)
                 parse_error(ctx, "%s=%s is larger than 1G", k->name, value);
@@ -190,11 +192,16 @@ static int key_size(struct parse_ctx *ctx, const struct key *k, const char *valu
         return r;
 }
 
-static int key_bool(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
-        int r = ra_parse_bool(value, field);
+static int bool_value(struct parse_ctx *ctx, const char *name, const char *value, bool *ret) {
+        int r = ra_parse_bool(value, ret);
         if (r < 0)
-                parse_error(ctx, "%s=%s is not a boolean (yes or no)", k->name, value);
+                parse_error(ctx, "%s=%s is not a boolean (yes or no)", name, value);
         return r;
+}
+
+static int key_bool(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        assert(k->size == sizeof(bool));
+        return bool_value(ctx, k->name, value, field);
 }
 
 /* A boolean, or empty for "either" (-1). */
@@ -202,11 +209,12 @@ static int key_tristate(struct parse_ctx *ctx, const struct key *k, const char *
         int *ret = field;
         bool b;
 
+        assert(k->size == sizeof(int));
         if (*value == 0) {
                 *ret = -1;
                 return 0;
         }
-        if (key_bool(ctx, k, value, &b) < 0)
+        if (bool_value(ctx, k->name, value, &b) < 0)
                 return -EINVAL;
         *ret = b;
         return 0;
@@ -230,6 +238,7 @@ static int key_mask(struct parse_ctx *ctx, const struct key *k, const char *valu
         unsigned mask = 0;
         char buf[RA_MATCH_MAX], *save = NULL;
 
+        assert(k->size == sizeof(unsigned) && k->max <= 32);
         if (copy_value(ctx, k->name, value, buf, sizeof(buf)) < 0)
                 return -E2BIG;
         for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
@@ -258,7 +267,8 @@ static const char *transport_name(unsigned i) {
 static int key_kind(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
         int *kind = field;
 
-        (void) k;
+        (void) k; /* only the assertion reads it */
+        assert(k->size == sizeof(int));
         if (strcmp(value, "block") == 0)
                 *kind = RA_KIND_BLOCK;
         else if (strcmp(value, "mount") == 0)
@@ -340,6 +350,7 @@ static int key_seconds(struct parse_ctx *ctx, const struct key *k, const char *v
         char *end;
         unsigned long v = strtoul(value, &end, 10);
 
+        assert(k->size == sizeof(unsigned));
         if (!isdigit((unsigned char) *value) || *end || v > k->max) {
                 parse_error(ctx, "%s=%s: expected seconds, 0 to %u", k->name, value, k->max);
                 return -EINVAL;
@@ -357,7 +368,8 @@ static int key_seconds(struct parse_ctx *ctx, const struct key *k, const char *v
 /* Every key there is: adding one is one line here (and its field in config.h). */
 static const struct key keys[] = {
         { SECTION_AGENT,   "Profile",        key_profile_name,  AGENT(profile) },
-        { SECTION_AGENT,   "MountWaitSec",   key_seconds,       AGENT(mount_wait_sec), .max = RA_MOUNT_WAIT_SEC_MAX },
+        { SECTION_AGENT,   "MountWaitSec",   key_seconds,       AGENT(mount_wait_sec),
+          .max = RA_MOUNT_WAIT_SEC_MAX },
 
         { SECTION_PROFILE, "Description",    key_string,        PROFILE(description) },
         { SECTION_PROFILE, "Default",        key_size,          PROFILE(default_kb), .limit = true },
@@ -367,8 +379,10 @@ static const struct key keys[] = {
         { SECTION_PROFILE, "SmallDeviceCap", key_bool,          PROFILE(small_device_cap) },
 
         { SECTION_RULE,    "Kind",           key_kind,          RULE(kind) },
-        { SECTION_RULE,    "Class",          key_mask,          RULE(classes), .max = _RA_CLASS_MAX, .name_of = class_name },
-        { SECTION_RULE,    "Transport",      key_mask,          RULE(transports), .max = _RA_TRANSPORT_MAX, .name_of = transport_name },
+        { SECTION_RULE,    "Class",          key_mask,          RULE(classes),
+          .max = _RA_CLASS_MAX, .name_of = class_name },
+        { SECTION_RULE,    "Transport",      key_mask,          RULE(transports),
+          .max = _RA_TRANSPORT_MAX, .name_of = transport_name },
         { SECTION_RULE,    "Rotational",     key_tristate,      RULE(rotational) },
         { SECTION_RULE,    "Removable",      key_tristate,      RULE(removable) },
         { SECTION_RULE,    "Name",           key_string,        RULE(names) },
