@@ -40,8 +40,10 @@ set -euo pipefail
 
 SELF_DIR=$(cd "$(dirname "$0")" && pwd)
 SRC_DIR=$(cd "$SELF_DIR/.." && pwd)
-# shellcheck source=tests/udevd.sh
-. "$SRC_DIR/tests/udevd.sh"
+# The helpers of tests/real (and through it tests/udevd.sh): the udev lock,
+# udevd, loop support, traps, waiting for a helper's output.
+# shellcheck source=tests/real/lib.sh
+. "$SRC_DIR/tests/real/lib.sh"
 
 N=200
 R=5
@@ -188,25 +190,17 @@ cleanup() {
         [ -n "$W" ] && rm -rf "$W"
         exit "$rc"
 }
-trap cleanup EXIT
+ra_traps cleanup
 trap 'log "failed at line $LINENO: $BASH_COMMAND"' ERR
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
 
 # ------------------------------------------------------------------ setup --
 
-# The same lock as tests/real/lib.sh: one owner of /run/udev/rules.d at a time.
-if command -v flock >/dev/null; then
-        mkdir -p /run/lock
-        exec 9>/run/lock/readahead-agent-udev-tests.lock
-        flock -w 600 9 || die "a test or another bench run holds /run/lock/readahead-agent-udev-tests.lock"
-fi
+# The lock of tests/real: one owner of udevd and /run/udev/rules.d at a time.
+ra_lock 600 || die "a test or another bench run holds $RA_LOCK"
 
 ra_udevd_start || die "$RA_UDEVD_ERROR"
 KMSG_START=$(ra_udevd_kmsg_lines)
-[ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
-[ -e /dev/loop-control ] || die "no loop device support"
+ra_loop_control || die "no loop device support"
 
 W=$(mktemp -d /tmp/ra-bench.XXXXXX)
 mkdir -p "$W/img"
@@ -359,7 +353,9 @@ MD=$W/report.md
 {
         echo "### readahead-agent udev cost"
         echo
-        echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`$AGENT\` ($AGENT_MODE)."
+        # Relative to the source tree when inside it: the report names no
+        # machine's checkout (README.md quotes it).
+        echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`${AGENT#"$SRC_DIR"/}\` ($AGENT_MODE)."
         echo
 } >"$MD"
 
@@ -622,18 +618,14 @@ if [ "$DO_MOUNT" = 1 ]; then
                 agent) use_rules agent ;;
                 agent-fuse) use_rules agent-fuse ;;
                 esac
-                local t0 t1 k
+                local t0 t1
                 udevadm settle --timeout=300
                 : >"$W/fuse.out"
                 t0=$(now_ns)
                 "$FUSE_NULL" "${MPS[@]}" >"$W/fuse.out" 2>&1 &
                 FUSE_PID=$!
-                for ((k = 0; k < 6000; k++)); do
-                        grep -qx ready "$W/fuse.out" && break
-                        kill -0 "$FUSE_PID" 2>/dev/null || break
-                        sleep 0.01
-                done
-                grep -qx ready "$W/fuse.out" || { cat "$W/fuse.out" >&2; die "fuse-null did not mount"; }
+                ra_wait_output "$W/fuse.out" ready "$FUSE_PID" 6000 0.01 ||
+                        { cat "$W/fuse.out" >&2; die "fuse-null did not mount"; }
                 udevadm settle --timeout=300
                 t1=$(now_ns)
                 # FUSE writes are done by the detached waiter after the

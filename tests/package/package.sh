@@ -34,55 +34,37 @@ set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-# shellcheck source=tests/udevd.sh
-. "$src/tests/udevd.sh"
-name=package
+# The helpers of tests/real (and through it tests/udevd.sh): log, fail, skip,
+# the udev lock, loops, FUSE, undoing them. Messages are named "package".
+# shellcheck source=tests/real/lib.sh
+. "$src/tests/real/lib.sh"
+RA_MUST_RUN="the package test"
 PKG=readahead-agent
 WAIT_FOREIGN=${RA_PACKAGE_WAIT:-900} # seconds to wait for a foreign test rule to go away
+RA_CTL=readahead-ctl # the installed one, with the installed configuration (ROOT is empty)
 
-tmp=""
-loops=()
 installed=0
 source_stash=""
 etc_dir_created=0
 etc_file=/etc/readahead-agent/readahead.conf.d/50-package-test.conf
-fuse_pid=""
 fuse_mp=""
 run_dir_created=0
 run_dropin=/run/readahead-agent/profiles/default.conf.d/90-package-test.conf
 
-log() { printf '# %s: %s\n' "$name" "$*" >&2; }
-fail() {
-        printf 'FAIL: %s: %s\n' "$name" "$*" >&2
-        exit 1
-}
-skip() {
-        if [ -n "${CI:-}" ]; then
-                printf 'FAIL: %s: %s (CI is set: the package test must run)\n' "$name" "$*" >&2
-                exit 1
-        fi
-        printf 'SKIP: %s: %s\n' "$name" "$*" >&2
-        exit 77
-}
-expect_eq() { # WHAT ACTUAL EXPECTED
-        [ "$2" = "$3" ] || fail "$1: expected '$3', got '$2'"
-        log "ok: $1 = $3"
-}
-
 cleanup() {
-        local rc=$? l
+        local rc=$?
         # Subshells (a background FUSE daemon, $(...)) inherit this trap: only
         # the test itself may undo what the test did.
         [ "$BASHPID" = "$$" ] || exit "$rc"
         set +e
         trap - EXIT INT TERM HUP
         if [ "$installed" = 1 ]; then
-                log "purging $PKG"
-                dpkg -P "$PKG" >/dev/null || log "dpkg -P $PKG failed"
+                ra_log "purging $PKG"
+                dpkg -P "$PKG" >/dev/null || ra_log "dpkg -P $PKG failed"
         fi
         if [ -n "$source_stash" ]; then
                 tar -C / -xpf "$source_stash/files.tar" && rm -rf "$source_stash" &&
-                        log "put the source install back" || log "source install kept in $source_stash"
+                        ra_log "put the source install back" || ra_log "source install kept in $source_stash"
                 udevadm control --reload 2>/dev/null
         fi
         if [ "$run_dir_created" = 1 ]; then
@@ -93,47 +75,36 @@ cleanup() {
                 rm -f "$etc_file"
                 rmdir /etc/readahead-agent/readahead.conf.d /etc/readahead-agent 2>/dev/null
         fi
-        if [ -n "$fuse_pid" ]; then
-                kill -TERM "$fuse_pid" 2>/dev/null && wait "$fuse_pid" 2>/dev/null
-        fi
-        if [ -n "$fuse_mp" ] && mountpoint -q "$fuse_mp" 2>/dev/null; then
-                umount -l "$fuse_mp" || log "could not unmount $fuse_mp"
-        fi
-        for l in "${loops[@]}"; do
-                losetup -d "$l" || log "could not detach $l"
-        done
-        [ "${#loops[@]}" -gt 0 ] && udevadm settle --timeout=30
+        ra_undo_processes
+        ra_undo_mounts
+        ra_undo_loops
         ra_udevd_stop
-        if [ -n "$tmp" ] && [ -d "$tmp" ]; then
-                if [ -n "${RA_KEEP_TMP:-}" ]; then log "kept $tmp"; else rm -rf "$tmp"; fi
+        if [ -n "$RA_TMP" ] && [ -d "$RA_TMP" ]; then
+                if [ -n "${RA_KEEP_TMP:-}" ]; then ra_log "kept $RA_TMP"; else rm -rf "$RA_TMP"; fi
         fi
-        [ "$rc" -eq 0 ] && printf 'PASS: %s\n' "$name" >&2
+        [ "$rc" -eq 0 ] && printf 'PASS: %s\n' "$RA_TEST_NAME" >&2
         exit "$rc"
 }
 
 # ---- can it run here? -------------------------------------------------------
 
-[ "$(id -u)" -eq 0 ] || skip "needs root (installs the package, loop devices)"
+[ "$(id -u)" -eq 0 ] || ra_skip "needs root (installs the package, loop devices)"
 for t in dpkg-buildpackage dh lintian udevadm losetup truncate scdoc; do
-        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
+        command -v "$t" >/dev/null || ra_skip "$t is not installed (scripts/install-deps.sh --test)"
 done
-if [ ! -e /dev/loop-control ]; then
-        modprobe loop 2>/dev/null || true
-fi
-[ -e /dev/loop-control ] || skip "no loop device support"
-losetup -f >/dev/null 2>&1 || skip "no free loop device"
+ra_require_loop
 
 # Never clobber a real installation: an installed package or a `cmake --install`
 # to /usr would be overwritten, then purged.
 case $(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true) in
 "" | *" not-installed") ;;
-*) fail "$PKG is installed on this machine (dpkg); this test installs and purges it: purge it first" ;;
+*) ra_fail "$PKG is installed on this machine (dpkg); this test installs and purges it: purge it first" ;;
 esac
 # A rule of the same name in /etc or /run hides the packaged one from udevd.
 [ ! -e /etc/udev/rules.d/99-readahead-agent.rules ] ||
-        fail "/etc/udev/rules.d/99-readahead-agent.rules overrides the packaged rule"
+        ra_fail "/etc/udev/rules.d/99-readahead-agent.rules overrides the packaged rule"
 
-trap cleanup EXIT
+ra_traps cleanup
 
 # A source install (setup.sh: cmake --install to /usr) would be overwritten,
 # then purged: set it aside while the package is tested, put it back after.
@@ -150,14 +121,12 @@ for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-
 done
 if [ "${#source_files[@]}" -gt 0 ]; then
         source_stash=$(mktemp -d /tmp/ra-source-install.XXXXXX)
-        tar -C / -cpf "$source_stash/files.tar" "${source_files[@]}" || fail "could not set aside the source install"
+        tar -C / -cpf "$source_stash/files.tar" "${source_files[@]}" || ra_fail "could not set aside the source install"
         for f in "${source_files[@]}"; do rm -rf "/${f:?}"; done
-        log "set aside a source install for the test: ${source_files[*]}"
+        ra_log "set aside a source install for the test: ${source_files[*]}"
 fi
-trap 'exit 130' INT
-trap 'exit 143' TERM
-trap 'exit 129' HUP
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ra-package.XXXXXX")
+RA_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ra-package.XXXXXX")
+tmp=$RA_TMP
 
 # ---- 1. build --------------------------------------------------------------
 
@@ -177,18 +146,18 @@ else
         tar -C "$src" --exclude='./build*' --exclude='./obj-*' --exclude=./.git \
                 --exclude=./debian/.debhelper --exclude="./debian/$PKG" -cf - . | tar -C "$tree" -xf -
 fi
-log "building the package in $tree (log: $tmp/build.log)"
+ra_log "building the package in $tree (log: $tmp/build.log)"
 jobs=$(nproc 2>/dev/null || echo 1)
 if ! (cd "$tree" && DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \
         dpkg-buildpackage -b -us -uc) >"$tmp/build.log" 2>&1; then
         tail -n 60 "$tmp/build.log" >&2
-        fail "dpkg-buildpackage -b -us -uc failed (the last 60 lines of the log above)"
+        ra_fail "dpkg-buildpackage -b -us -uc failed (the last 60 lines of the log above)"
 fi
 grep -E '^[0-9]+% tests passed|tests passed, [0-9]+ tests failed' "$tmp/build.log" | sed 's/^/# package build: /' >&2 || true
 deb=$tmp/build/${PKG}_${version}_${arch}.deb
 changes=$tmp/build/${PKG}_${version}_${arch}.changes
-[ -f "$deb" ] || fail "no $deb after the build"
-log "built $(basename "$deb")"
+[ -f "$deb" ] || ra_fail "no $deb after the build"
+ra_log "built $(basename "$deb")"
 
 # ---- 2. lintian ------------------------------------------------------------
 
@@ -198,16 +167,14 @@ grep -v '^running with root privileges' "$tmp/lintian.log" | sed 's/^/# lintian:
 n_e=$(grep -c '^E: ' "$tmp/lintian.log" || true)
 n_w=$(grep -c '^W: ' "$tmp/lintian.log" || true)
 n_o=$(grep -c '^O: ' "$tmp/lintian.log" || true)
-log "lintian: $n_e error(s), $n_w warning(s), $n_o override(s)"
-[ "$lintian_rc" = 0 ] || fail "lintian reports errors (exit $lintian_rc)"
+ra_log "lintian: $n_e error(s), $n_w warning(s), $n_o override(s)"
+[ "$lintian_rc" = 0 ] || ra_fail "lintian reports errors (exit $lintian_rc)"
 
 # ---- 3. udevd and loop devices ---------------------------------------------
 
 # The lock of tests/real and the bench: one owner of udevd and its rules.
-mkdir -p /run/lock
-exec 9>/run/lock/readahead-agent-udev-tests.lock
-flock -w 900 9 || fail "another test or bench run holds /run/lock/readahead-agent-udev-tests.lock"
-ra_udevd_start || skip "$RA_UDEVD_ERROR"
+ra_lock 900 || ra_fail "another test or bench run holds $RA_LOCK"
+ra_udevd_start || ra_skip "$RA_UDEVD_ERROR"
 
 # tests/real and bench put their own 99-readahead-agent.rules in
 # /run/udev/rules.d while they run, which hides the packaged rule (and their
@@ -216,9 +183,9 @@ foreign_rule=/run/udev/rules.d/99-readahead-agent.rules
 wait_no_foreign_rule() {
         local waited=0
         while [ -e "$foreign_rule" ]; do
-                [ "$waited" = 0 ] && log "waiting for $foreign_rule (another test: $(head -n1 "$foreign_rule")) to go away"
+                [ "$waited" = 0 ] && ra_log "waiting for $foreign_rule (another test: $(head -n1 "$foreign_rule")) to go away"
                 [ "$waited" -lt "$WAIT_FOREIGN" ] ||
-                        fail "$foreign_rule is still there after ${WAIT_FOREIGN}s: $(head -n1 "$foreign_rule")"
+                        ra_fail "$foreign_rule is still there after ${WAIT_FOREIGN}s: $(head -n1 "$foreign_rule")"
                 sleep 2
                 waited=$((waited + 2))
         done
@@ -226,33 +193,20 @@ wait_no_foreign_rule() {
 # Fails when another test's rule showed up since: the results would not be ours.
 expect_no_foreign_rule() {
         [ ! -e "$foreign_rule" ] ||
-                fail "another test put $foreign_rule in place during $1 ($(head -n1 "$foreign_rule")): not run alone, nothing to conclude"
+                ra_fail "another test put $foreign_rule in place during $1 ($(head -n1 "$foreign_rule")): not run alone, nothing to conclude"
 }
 
-attach() { # SIZE VAR
-        local file dev
-        file=$(mktemp "$tmp/backing-XXXXXX.img")
-        truncate -s "$1" "$file"
-        dev=$(losetup -f --show "$file") || fail "losetup -f --show $file failed"
-        loops+=("$dev")
-        log "attached $dev ($1 sparse)"
-        printf -v "$2" '%s' "${dev#/dev/}"
-}
 # The value a loop holds after attach must be the kernel's own: no rule may
 # have acted on it. Attach again if another test's rule came meanwhile.
 for attempt in 1 2 3 4 5; do
         wait_no_foreign_rule
-        attach 20G big
-        attach 64M small
-        udevadm settle --timeout=60
+        ra_attach 20G big
+        ra_attach 64M small
         [ -e "$foreign_rule" ] || break
-        log "another test's rule appeared while attaching; again"
-        for l in "${loops[@]}"; do losetup -d "$l"; done
-        loops=()
-        udevadm settle --timeout=60
-        [ "$attempt" -lt 5 ] || fail "could not attach loops without another test's rule in place"
+        ra_log "another test's rule appeared while attaching; again"
+        ra_undo_loops
+        [ "$attempt" -lt 5 ] || ra_fail "could not attach loops without another test's rule in place"
 done
-ra_kb() { cat "/sys/block/$1/queue/read_ahead_kb"; }
 
 # What the kernel itself chooses for a disk (block/blk-settings.c,
 # blk_apply_bdi_limits): max(2 x io_opt, 128 KiB) in whole pages; since 6.17
@@ -274,36 +228,27 @@ kernel_formula_kb() {
 }
 declare -A kernel_kb attach_kb
 for d in "$big" "$small"; do
-        attach_kb[$d]=$(ra_kb "$d")
+        attach_kb[$d]=$(ra_ra_kb "$d")
         kernel_kb[$d]=$(kernel_formula_kb "$d")
-        log "$d: the kernel gave it ${attach_kb[$d]} KiB at attach; the formula says ${kernel_kb[$d]} KiB" \
+        ra_log "$d: the kernel gave it ${attach_kb[$d]} KiB at attach; the formula says ${kernel_kb[$d]} KiB" \
                 "(io_opt $(cat /sys/block/$d/queue/optimal_io_size), rotational $(cat /sys/block/$d/queue/rotational)," \
                 "max_sectors_kb $(cat /sys/block/$d/queue/max_sectors_kb), Linux $(uname -r))"
         # The reset formula must be what this kernel really does.
-        expect_eq "$d: the kernel's own value at attach is the reset formula's" "${attach_kb[$d]}" "${kernel_kb[$d]}"
+        ra_expect_eq "$d: the kernel's own value at attach is the reset formula's" "${attach_kb[$d]}" "${kernel_kb[$d]}"
 done
 
 # A FUSE mount: an anonymous bdi "0:N", as NFS has. postinst replays its add
 # event. fuse-null is built by the package build (tests/real).
-fuse_null=$tree/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/tests/real/ra-fuse-null
+RA_FUSE_NULL=$tree/obj-$(dpkg-architecture -qDEB_HOST_GNU_TYPE)/tests/real/ra-fuse-null
 bdi=""
-if [ -x "$fuse_null" ] && { [ -c /dev/fuse ] || modprobe fuse 2>/dev/null; } && [ -c /dev/fuse ]; then
-        fuse_mp=$tmp/mnt
-        mkdir -p "$fuse_mp"
-        "$fuse_null" "$fuse_mp" >"$tmp/fuse.out" 2>&1 &
-        fuse_pid=$!
-        for _ in $(seq 100); do
-                grep -q '^ready' "$tmp/fuse.out" && break
-                kill -0 "$fuse_pid" 2>/dev/null || break
-                sleep 0.1
-        done
-        grep -q '^ready' "$tmp/fuse.out" || { cat "$tmp/fuse.out" >&2; fail "fuse-null did not mount $fuse_mp"; }
-        udevadm settle --timeout=60
-        bdi=$(mountpoint -d "$fuse_mp")
-        bdi_kb() { cat "/sys/class/bdi/$bdi/read_ahead_kb"; }
+if [ -x "$RA_FUSE_NULL" ] && { [ -c /dev/fuse ] || modprobe fuse 2>/dev/null; } && [ -c /dev/fuse ]; then
+        ra_fuse_mount fuse
+        fuse_mp=$RA_TMP/mnt/fuse
+        bdi=$(ra_bdi_of "$fuse_mp")
+        bdi_kb() { ra_bdi_ra_kb "$bdi"; }
         # A FUSE daemon may lower the kernel's 128 KiB at INIT; fuse-null echoes
         # the kernel's offer, as libfuse does.
-        expect_eq "FUSE bdi $bdi: the kernel's own value" "$(bdi_kb)" 128
+        ra_expect_eq "FUSE bdi $bdi: the kernel's own value" "$(bdi_kb)" 128
         # The default profile leaves FUSE alone: a runtime drop-in gives this
         # one mount (and only it) 1M, so that install and removal show.
         if [ ! -e /run/readahead-agent ]; then
@@ -311,11 +256,11 @@ if [ -x "$fuse_null" ] && { [ -c /dev/fuse ] || modprobe fuse 2>/dev/null; } && 
                 run_dir_created=1
                 printf '[Rule package-test-fuse]\nClass=fuse\nMountPoint=%s\nSize=1M\n' "$fuse_mp" >"$run_dropin"
         else
-                log "/run/readahead-agent exists: the FUSE bdi is only checked as left alone"
+                ra_log "/run/readahead-agent exists: the FUSE bdi is only checked as left alone"
         fi
 else
-        [ -z "${CI:-}" ] || fail "no FUSE support or no $fuse_null: the bdi path must be checked in CI"
-        log "no FUSE support or no $fuse_null: the bdi part is not checked"
+        [ -z "${CI:-}" ] || ra_fail "no FUSE support or no $RA_FUSE_NULL: the bdi path must be checked in CI"
+        ra_log "no FUSE support or no $RA_FUSE_NULL: the bdi part is not checked"
 fi
 
 # An administrator's file in /etc: the package must never remove it. It
@@ -329,95 +274,93 @@ fi
 # ---- 4. install ------------------------------------------------------------
 
 wait_no_foreign_rule
-log "dpkg -i $(basename "$deb")"
+ra_log "dpkg -i $(basename "$deb")"
 installed=1
-dpkg -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; fail "dpkg -i failed"; }
+dpkg -i "$deb" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log" >&2; ra_fail "dpkg -i failed"; }
 # postinst replayed the events; wait until udevd has handled them.
 udevadm settle --timeout=60
 expect_no_foreign_rule "the install"
-expect_eq "$big (20 GiB) read_ahead_kb right after install" "$(ra_kb "$big")" 512
-expect_eq "$small (64 MiB) read_ahead_kb right after install" "$(ra_kb "$small")" 64
+ra_expect_eq "$big (20 GiB) read_ahead_kb right after install" "$(ra_ra_kb "$big")" 512
+ra_expect_eq "$small (64 MiB) read_ahead_kb right after install" "$(ra_ra_kb "$small")" 64
 # Disks run the agent from RUN: the installed readahead-ctl says what decided.
-status_of() { readahead-ctl status --json | jq -r --arg n "$1" --arg f "$2" '.devices[] | select(.name == $n) | .[$f]'; }
-expect_eq "$big status rule" "$(status_of "$big" rule)" /usr/lib/readahead-agent/profiles/default.conf:disk
-expect_eq "$small status target_kb" "$(status_of "$small" target_kb)" 64
+ra_expect_status "$big" rule /usr/lib/readahead-agent/profiles/default.conf:disk
+ra_expect_status "$small" target_kb 64
 # The resume hook is in systemd-sleep's directory (and elogind's), executable.
 for hook in $(dpkg -L "$PKG" | grep '/system-sleep/readahead-agent$'); do
-        [ -x "$hook" ] || fail "$hook is not executable"
-        log "ok: sleep hook $hook"
+        [ -x "$hook" ] || ra_fail "$hook is not executable"
+        ra_log "ok: sleep hook $hook"
 done
-dpkg -L "$PKG" | grep -q '/systemd/system-sleep/readahead-agent$' || fail "no systemd-sleep hook in the package"
+dpkg -L "$PKG" | grep -q '/systemd/system-sleep/readahead-agent$' || ra_fail "no systemd-sleep hook in the package"
 if [ -n "$bdi" ]; then
-        bdi_prop() { udevadm info --query=property --path="/devices/virtual/bdi/$bdi" | sed -n "s/^$1=//p"; }
         # The agent ran for the replayed add event: it recorded a result. For a
         # FUSE mount it writes from a short-lived waiter (the daemon may still
         # lower the value at FUSE_INIT), so the result may be "pending" and
         # the value comes a moment later.
-        res=$(bdi_prop READAHEAD_RESULT)
+        res=$(ra_bdi_prop "$bdi" READAHEAD_RESULT)
         if [ "$run_dir_created" = 1 ]; then
                 case $res in
-                pending | written) log "ok: FUSE bdi $bdi udev READAHEAD_RESULT = $res (postinst replayed its add event)" ;;
-                *) fail "FUSE bdi $bdi udev READAHEAD_RESULT: expected pending or written, got '$res'" ;;
+                pending | written) ra_log "ok: FUSE bdi $bdi udev READAHEAD_RESULT = $res (postinst replayed its add event)" ;;
+                *) ra_fail "FUSE bdi $bdi udev READAHEAD_RESULT: expected pending or written, got '$res'" ;;
                 esac
                 for _ in $(seq 100); do
                         [ "$(bdi_kb)" = 1024 ] && break
                         sleep 0.1
                 done
-                expect_eq "FUSE bdi $bdi read_ahead_kb after install" "$(bdi_kb)" 1024
+                ra_expect_eq "FUSE bdi $bdi read_ahead_kb after install" "$(bdi_kb)" 1024
         else
-                expect_eq "FUSE bdi $bdi udev READAHEAD_RESULT (postinst replayed its add event)" "$res" left-alone
+                ra_expect_eq "FUSE bdi $bdi udev READAHEAD_RESULT (postinst replayed its add event)" "$res" left-alone
         fi
 fi
 
 # What the package ships works as installed.
-readahead-ctl status >"$tmp/status.out" || { cat "$tmp/status.out" >&2; fail "readahead-ctl status failed"; }
+readahead-ctl status >"$tmp/status.out" || { cat "$tmp/status.out" >&2; ra_fail "readahead-ctl status failed"; }
 grep -Eq "^$big +hdd +loop .* 512K +512K " "$tmp/status.out" ||
-        { cat "$tmp/status.out" >&2; fail "status does not show $big at 512K without drift"; }
-readahead-ctl check >/dev/null || fail "readahead-ctl check reports problems in the installed configuration"
-readahead-ctl cat-config >"$tmp/cat-config.out" || fail "readahead-ctl cat-config failed"
+        { cat "$tmp/status.out" >&2; ra_fail "status does not show $big at 512K without drift"; }
+readahead-ctl check >/dev/null || ra_fail "readahead-ctl check reports problems in the installed configuration"
+readahead-ctl cat-config >"$tmp/cat-config.out" || ra_fail "readahead-ctl cat-config failed"
 grep -qxF "# /usr/lib/readahead-agent/profiles/default.conf" "$tmp/cat-config.out" ||
-        fail "cat-config does not show the vendor profile"
+        ra_fail "cat-config does not show the vendor profile"
 grep -qxF "# $etc_file" "$tmp/cat-config.out" || [ "$etc_dir_created" = 0 ] ||
-        fail "cat-config does not show $etc_file"
+        ra_fail "cat-config does not show $etc_file"
 for f in /usr/share/man/man8/readahead-ctl.8.gz /usr/share/man/man8/readahead-agent.8.gz \
         /usr/share/man/man5/readahead.conf.5.gz /usr/share/bash-completion/completions/readahead-ctl; do
-        [ -s "$f" ] || fail "$f is not installed"
+        [ -s "$f" ] || ra_fail "$f is not installed"
 done
-bash -n /usr/share/bash-completion/completions/readahead-ctl || fail "the bash completion does not parse"
-rule=$(dpkg -L "$PKG" | grep '/rules.d/99-readahead-agent.rules$') || fail "no udev rule in the package"
-[ -f "$rule" ] || fail "$rule is not installed"
-log "ok: installed: status, check, cat-config, man pages, completion, $rule"
+bash -n /usr/share/bash-completion/completions/readahead-ctl || ra_fail "the bash completion does not parse"
+rule=$(dpkg -L "$PKG" | grep '/rules.d/99-readahead-agent.rules$') || ra_fail "no udev rule in the package"
+[ -f "$rule" ] || ra_fail "$rule is not installed"
+ra_log "ok: installed: status, check, cat-config, man pages, completion, $rule"
 
 # ---- 5. remove -------------------------------------------------------------
 
 # The agent's value differs from the kernel's, or the check below proves nothing.
-[ "$(ra_kb "$big")" != "${kernel_kb[$big]}" ] || fail "512 is the kernel's own value here: the removal check would prove nothing"
-log "dpkg -r $PKG"
-dpkg -r "$PKG" >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; fail "dpkg -r failed"; }
+[ "$(ra_ra_kb "$big")" != "${kernel_kb[$big]}" ] || ra_fail "512 is the kernel's own value here: the removal check would prove nothing"
+ra_log "dpkg -r $PKG"
+dpkg -r "$PKG" >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; ra_fail "dpkg -r failed"; }
 expect_no_foreign_rule "the removal"
-expect_eq "$big read_ahead_kb after removal (the kernel's value)" "$(ra_kb "$big")" "${kernel_kb[$big]}"
-expect_eq "$small read_ahead_kb after removal (the kernel's value)" "$(ra_kb "$small")" "${kernel_kb[$small]}"
-[ -z "$bdi" ] || expect_eq "FUSE bdi $bdi read_ahead_kb after removal" "$(bdi_kb)" 128
-[ ! -e "$rule" ] || fail "$rule is still there after dpkg -r"
-[ ! -e /usr/bin/readahead-ctl ] || fail "/usr/bin/readahead-ctl is still there after dpkg -r"
-log "ok: $rule is gone"
+ra_expect_eq "$big read_ahead_kb after removal (the kernel's value)" "$(ra_ra_kb "$big")" "${kernel_kb[$big]}"
+ra_expect_eq "$small read_ahead_kb after removal (the kernel's value)" "$(ra_ra_kb "$small")" "${kernel_kb[$small]}"
+[ -z "$bdi" ] || ra_expect_eq "FUSE bdi $bdi read_ahead_kb after removal" "$(bdi_kb)" 128
+[ ! -e "$rule" ] || ra_fail "$rule is still there after dpkg -r"
+[ ! -e /usr/bin/readahead-ctl ] || ra_fail "/usr/bin/readahead-ctl is still there after dpkg -r"
+ra_log "ok: $rule is gone"
 # udevd no longer runs the agent: a change event leaves the kernel's value.
 udevadm trigger --action=change --settle "/sys/class/block/$big" "/sys/class/block/$small"
 udevadm settle --timeout=60
 expect_no_foreign_rule "the change event"
-expect_eq "$big read_ahead_kb after a change event with the package removed" "$(ra_kb "$big")" "${kernel_kb[$big]}"
-expect_eq "$small read_ahead_kb after a change event with the package removed" "$(ra_kb "$small")" "${kernel_kb[$small]}"
+ra_expect_eq "$big read_ahead_kb after a change event with the package removed" "$(ra_ra_kb "$big")" "${kernel_kb[$big]}"
+ra_expect_eq "$small read_ahead_kb after a change event with the package removed" "$(ra_ra_kb "$small")" "${kernel_kb[$small]}"
 
 # ---- 6. purge --------------------------------------------------------------
 
-dpkg -P "$PKG" >"$tmp/purge.log" 2>&1 || { cat "$tmp/purge.log" >&2; fail "dpkg -P failed"; }
+dpkg -P "$PKG" >"$tmp/purge.log" 2>&1 || { cat "$tmp/purge.log" >&2; ra_fail "dpkg -P failed"; }
 installed=0
 status=$(dpkg-query -W -f='${Status}' "$PKG" 2>/dev/null || true)
 case $status in
-"" | *not-installed) log "ok: $PKG purged" ;;
-*) fail "$PKG after dpkg -P: '$status'" ;;
+"" | *not-installed) ra_log "ok: $PKG purged" ;;
+*) ra_fail "$PKG after dpkg -P: '$status'" ;;
 esac
 if [ "$etc_dir_created" = 1 ]; then
-        [ -f "$etc_file" ] || fail "purge removed the administrator's $etc_file"
-        log "ok: purge left $etc_file alone"
+        [ -f "$etc_file" ] || ra_fail "purge removed the administrator's $etc_file"
+        ra_log "ok: purge left $etc_file alone"
 fi

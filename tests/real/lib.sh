@@ -12,6 +12,12 @@
 # loops detached, rule removed (or the one it replaced put back), udev rules
 # reloaded, the udevd it started (and only that one) stopped, files removed.
 #
+# tests/package/package.sh and bench/bench.sh source it too, for what does not
+# need ctest's environment: ra_lock, ra_traps, ra_loop_control,
+# ra_require_loop, ra_wait_output, ra_log/ra_fail/ra_skip/ra_expect_eq, and
+# (package.sh, with RA_TMP set) ra_attach, ra_fuse_mount and the ra_undo_*
+# steps of ra_cleanup.
+#
 # Environment from tests/CMakeLists.txt: RA_TESTROOT, RA_AGENT, RA_CTL,
 # RA_SOURCE_DIR, RA_BUILD_DIR, RA_RULES_TEMPLATE, RA_VENDOR_DIR.
 # A test that cannot run here (not root, no udevd, no loop devices) is skipped
@@ -41,6 +47,7 @@ RA_EXTRA_RULES=()  # other rule files a test put in /run/udev/rules.d
 RA_BG_PIDS=()      # other background processes a test started
 RA_MOUNTS=()       # filesystems mounted by ra_mount, unmounted before the loops go
 RA_CLEANUP_HOOKS=() # commands a test adds, run at exit after its processes stop (eval'd)
+RA_MUST_RUN="the real tests" # what CI insists on, in ra_skip's failure
 
 ra_log() { printf '# %s: %s\n' "$RA_TEST_NAME" "$*" >&2; }
 
@@ -52,23 +59,39 @@ ra_fail() {
 # Cannot run on this machine: skip, or fail under CI.
 ra_skip() {
         if [ -n "${CI:-}" ]; then
-                printf 'FAIL: %s: %s (CI is set: the real tests must run)\n' "$RA_TEST_NAME" "$*" >&2
+                printf 'FAIL: %s: %s (CI is set: %s must run)\n' "$RA_TEST_NAME" "$*" "$RA_MUST_RUN" >&2
                 exit 1
         fi
         printf 'SKIP: %s: %s\n' "$RA_TEST_NAME" "$*" >&2
         exit 77
 }
 
-ra_cleanup() {
-        local rc=$? l
-        set +e
-        trap - EXIT INT TERM HUP
+# ra_traps FUNCTION: FUNCTION runs at exit; INT, TERM and HUP exit with
+# 128 + the signal's number, so that it runs for them too.
+ra_traps() {
+        trap "$1" EXIT
+        trap 'exit 130' INT
+        trap 'exit 143' TERM
+        trap 'exit 129' HUP
+}
+
+# The steps of ra_cleanup, in its order; a caller with its own cleanup
+# (package.sh) runs those that fit. Each empties the list it undid, so a test
+# may also call one early (package.sh detaches its loops to attach again).
+
+# Background processes and FUSE helpers this test started.
+ra_undo_processes() {
+        local l
         for l in "${RA_BG_PIDS[@]}" "${RA_FUSE_PIDS[@]}"; do
                 kill -TERM "$l" 2>/dev/null && wait "$l" 2>/dev/null
         done
-        for l in "${RA_CLEANUP_HOOKS[@]}"; do
-                eval "$l"
-        done
+        RA_BG_PIDS=()
+        RA_FUSE_PIDS=()
+}
+
+# FUSE mounts a helper left behind, then ra_mount's filesystems.
+ra_undo_mounts() {
+        local l
         for l in "${RA_FUSE_MPS[@]}"; do
                 # A helper that died hard leaves its mount behind.
                 if mountpoint -q "$l" 2>/dev/null; then
@@ -83,12 +106,32 @@ ra_cleanup() {
                         umount "$l" 2>/dev/null || umount -l "$l" 2>/dev/null || ra_log "could not unmount $l"
                 fi
         done
+        RA_FUSE_MPS=()
+        RA_MOUNTS=()
+}
+
+# The loop devices ra_attach attached; waits for udev to handle the removals.
+ra_undo_loops() {
+        local l
         for l in "${RA_LOOPS[@]}"; do
                 losetup -d "$l" 2>/dev/null || ra_log "could not detach $l"
         done
         if [ "${#RA_LOOPS[@]}" -gt 0 ]; then
                 udevadm settle --timeout=30 2>/dev/null
         fi
+        RA_LOOPS=()
+}
+
+ra_cleanup() {
+        local rc=$? l
+        set +e
+        trap - EXIT INT TERM HUP
+        ra_undo_processes
+        for l in "${RA_CLEANUP_HOOKS[@]}"; do
+                eval "$l"
+        done
+        ra_undo_mounts
+        ra_undo_loops
         if [ "${#RA_EXTRA_RULES[@]}" -gt 0 ]; then
                 rm -f "${RA_EXTRA_RULES[@]}"
                 udevadm control --reload 2>/dev/null
@@ -135,12 +178,40 @@ ra_require_tools() {
         done
 }
 
+# ra_loop_control: loads the loop module if need be; 1 without loop support.
+ra_loop_control() {
+        [ -e /dev/loop-control ] || modprobe loop 2>/dev/null || true
+        [ -e /dev/loop-control ]
+}
+
 ra_require_loop() {
-        if [ ! -e /dev/loop-control ]; then
-                modprobe loop 2>/dev/null || true
-        fi
-        [ -e /dev/loop-control ] || ra_skip "no loop device support (/dev/loop-control)"
+        ra_loop_control || ra_skip "no loop device support (/dev/loop-control)"
         losetup -f >/dev/null 2>&1 || ra_skip "no free loop device (losetup -f failed)"
+}
+
+# ra_lock SECONDS: takes $RA_LOCK on fd 9, waiting at most SECONDS; 1 when
+# another test or bench run kept it. Whether a udevd runs, and who stops it,
+# is only known while no other test or bench run can start or stop one; and
+# one of them at a time owns /run/udev/rules.d. Without flock(1), no lock.
+ra_lock() {
+        command -v flock >/dev/null || return 0
+        mkdir -p "$(dirname "$RA_LOCK")"
+        exec 9>"$RA_LOCK"
+        flock -w "$1" 9
+}
+
+# ra_wait_output FILE PATTERN PID [TRIES [SECONDS]]: waits until a line of
+# FILE (a helper's output) starts with PATTERN (a grep regex), at most TRIES
+# times SECONDS (default 100 x 0.1), or until process PID is gone; 1 if no
+# such line came.
+ra_wait_output() {
+        local i
+        for ((i = 0; i < ${4:-100}; i++)); do
+                grep -q "^$2" "$1" && return 0
+                kill -0 "$3" 2>/dev/null || break
+                sleep "${5:-0.1}"
+        done
+        grep -q "^$2" "$1"
 }
 
 # Uses the running udevd, or starts one and stops it at exit (tests/udevd.sh).
@@ -159,17 +230,9 @@ ra_init() {
         ra_require_env
         ra_require_root
         ra_require_tools
-        trap ra_cleanup EXIT
-        trap 'exit 130' INT
-        trap 'exit 143' TERM
-        trap 'exit 129' HUP
-        # The lock first: whether a udevd runs, and who stops it, is only
-        # known while no other test or bench run can start or stop one.
-        if command -v flock >/dev/null; then
-                mkdir -p "$(dirname "$RA_LOCK")"
-                exec 9>"$RA_LOCK"
-                flock -w 900 9 || ra_fail "another test or bench run holds $RA_LOCK"
-        fi
+        ra_traps ra_cleanup
+        # The lock first (see ra_lock).
+        ra_lock 900 || ra_fail "another test or bench run holds $RA_LOCK"
         ra_require_loop
         ra_require_udevd
         RA_TMP=$(mktemp -d "${TMPDIR:-/tmp}/ra-real-$RA_TEST_NAME.XXXXXX")
@@ -249,7 +312,7 @@ ra_require_fuse() {
 # -r KB: max_readahead in its FUSE_INIT reply (default: echo the kernel's).
 RA_FUSE_OUT=""
 ra_fuse_mount() {
-        local pre=() opt=() mps=() n out i want=ready
+        local pre=() opt=() mps=() n out want=ready
         while [ $# -gt 0 ]; do
                 case $1 in
                 -n)
@@ -275,12 +338,7 @@ ra_fuse_mount() {
         "${pre[@]}" "$RA_FUSE_NULL" "${opt[@]}" "${mps[@]}" >"$out" 2>&1 &
         RA_FUSE_PIDS+=("$!")
         [ "${#pre[@]}" -gt 0 ] || RA_FUSE_MPS+=("${mps[@]}")
-        for i in $(seq 100); do
-                grep -q "^$want" "$out" && break
-                kill -0 "$!" 2>/dev/null || break
-                sleep 0.1
-        done
-        grep -q "^$want" "$out" || { cat "$out" >&2; ra_fail "fuse-null did not mount $*"; }
+        ra_wait_output "$out" "$want" "$!" || { cat "$out" >&2; ra_fail "fuse-null did not mount $*"; }
         ra_log "FUSE $want: ${mps[*]}"
         [ "$want" = created ] || udevadm settle --timeout=60
 }
@@ -308,8 +366,9 @@ ra_wait_bdi_ra() {
 
 # ra_status NAME FIELD: one field of NAME in `readahead-ctl status --json`
 # (the agent runs from RUN, so udev's database holds no READAHEAD_* for disks).
+# Without ROOT, the installed configuration.
 ra_status() {
-        "$RA_CTL" --root "$ROOT" status --json |
+        "$RA_CTL" ${ROOT:+--root "$ROOT"} status --json |
                 jq -r --arg n "$1" --arg f "$2" '.devices[] | select(.name == $n) | .[$f]'
 }
 

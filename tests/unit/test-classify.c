@@ -15,297 +15,236 @@
 #define KIB_BYTES(n) ((uint64_t)(n) * 1024)
 #define GIB_BYTES(n) ((uint64_t)(n) * 1024 * 1024 * 1024)
 
-static void blank(struct ra_facts *f, const char *name, enum ra_transport t)
+#define CHECK_CLASS(expected, f) CHECK_STR(ra_class_to_string(expected), ra_class_to_string((f)->class))
+
+/* ---- the table: one block device ----------------------------------------- */
+
+struct classify_case {
+        const char *name;
+        /* The device as gather would fill it from sysfs: a blank one of this
+         * name and transport (1000 GiB, 512-byte blocks, io_min 512), then
+         * what is set here (0, false and NULL leave the blank's value). */
+        const char *dev;
+        enum ra_transport transport;
+        unsigned major;
+        bool rotational, removable, optical;
+        uint64_t size_bytes, physical_block_bytes, io_min_bytes, io_opt_bytes;
+        const char *dm_target, *slaves;
+        /* md: level, md/raid_disks, md/chunk_size (KiB), md/layout; io_opt
+         * (KiB) as md sets it. io_min is the chunk (4096 without one) and
+         * the physical block 4096. */
+        const char *md_level;
+        unsigned md_disks;
+        uint64_t md_chunk_kb, md_io_opt_kb;
+        unsigned md_layout;
+        bool twice; /* classified twice: the same result */
+        /* Expected, all of it: what is not written is 0, false or NULL. */
+        enum ra_class class;
+        unsigned data_disks;
+        uint64_t chunk_bytes, stripe_bytes;
+        const char *stripe_source;
+        bool io_opt_ignored;
+};
+
+static const struct classify_case classify_cases[] = {
+        /* ---- md: the stripe is md/chunk_size x the level's data disks ---- */
+        { .name = "md raid5 over 4",
+          .md_level = "raid5", .md_disks = 4, .md_chunk_kb = 512, .md_io_opt_kb = 1536,
+          .class = RA_CLASS_RAID, .data_disks = 3, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(1536), .stripe_source = "md" },
+        { .name = "md raid6 over 6",
+          .md_level = "raid6", .md_disks = 6, .md_chunk_kb = 64, .md_io_opt_kb = 256,
+          .class = RA_CLASS_RAID, .data_disks = 4, .chunk_bytes = KIB_BYTES(64),
+          .stripe_bytes = KIB_BYTES(256), .stripe_source = "md" },
+        /* 4 members, two near copies (md/layout 0x102, "n2"): 2 data disks. */
+        { .name = "md raid10 n2 over 4",
+          .md_level = "raid10", .md_disks = 4, .md_chunk_kb = 512, .md_io_opt_kb = 1024,
+          .md_layout = 0x102,
+          .class = RA_CLASS_RAID, .data_disks = 2, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(1024), .stripe_source = "md" },
+        /* "f2" (md/layout 0x201): reads stripe over all 4 members like RAID0;
+         * the kernel sets io_opt to 4 chunks (raid10_nr_stripes() divides by
+         * near copies only). */
+        { .name = "md raid10 f2 over 4",
+          .md_level = "raid10", .md_disks = 4, .md_chunk_kb = 512, .md_io_opt_kb = 2048,
+          .md_layout = 0x201,
+          .class = RA_CLASS_RAID, .data_disks = 4, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(2048), .stripe_source = "md" },
+        /* "n2" over 3 members: near copies do not divide the members, so the
+         * kernel's io_opt is 3 chunks. */
+        { .name = "md raid10 n2 over 3",
+          .md_level = "raid10", .md_disks = 3, .md_chunk_kb = 512, .md_io_opt_kb = 1536,
+          .md_layout = 0x102,
+          .class = RA_CLASS_RAID, .data_disks = 3, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(1536), .stripe_source = "md" },
+        { .name = "md raid0 over 3",
+          .md_level = "raid0", .md_disks = 3, .md_chunk_kb = 128, .md_io_opt_kb = 384,
+          .class = RA_CLASS_RAID, .data_disks = 3, .chunk_bytes = KIB_BYTES(128),
+          .stripe_bytes = KIB_BYTES(384), .stripe_source = "md" },
+        /* Mirrors have no chunk and no stripe. */
+        { .name = "md raid1 over 2",
+          .md_level = "raid1", .md_disks = 2,
+          .class = RA_CLASS_RAID, .data_disks = 1 },
+        { .name = "md raid5 classified twice",
+          .md_level = "raid5", .md_disks = 4, .md_chunk_kb = 512, .md_io_opt_kb = 1536,
+          .twice = true,
+          .class = RA_CLASS_RAID, .data_disks = 3, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(1536), .stripe_source = "md" },
+
+        /* ---- io_opt: a stripe only as 2 to 64 chunks larger than a block ---- */
+        /* LVM on top of a RAID5: the stripe is inherited as io_opt. */
+        { .name = "dm lvm on md raid5: io_opt trusted",
+          .dev = "dm-0", .transport = RA_TRANSPORT_DM, .major = 253, .dm_target = "lvm",
+          .slaves = "md0", .physical_block_bytes = 4096, .io_min_bytes = KIB_BYTES(512),
+          .io_opt_bytes = KIB_BYTES(1536),
+          .class = RA_CLASS_RAID, .data_disks = 3, .chunk_bytes = KIB_BYTES(512),
+          .stripe_bytes = KIB_BYTES(1536), .stripe_source = "dm io_opt" },
+        /* dm-crypt on an SSD: no stripe, the class follows the disk below. */
+        { .name = "dm crypt without io_opt",
+          .dev = "dm-1", .transport = RA_TRANSPORT_DM, .major = 253, .dm_target = "crypt",
+          .physical_block_bytes = 4096, .io_min_bytes = 4096,
+          .class = RA_CLASS_SSD },
+        /* A RAID controller reporting a 256 KiB chunk and a 1 MiB stripe. */
+        { .name = "hw raid: io_opt trusted",
+          .dev = "sda", .transport = RA_TRANSPORT_SCSI, .rotational = true,
+          .physical_block_bytes = 4096, .io_min_bytes = KIB_BYTES(256),
+          .io_opt_bytes = KIB_BYTES(1024),
+          .class = RA_CLASS_RAID, .data_disks = 4, .chunk_bytes = KIB_BYTES(256),
+          .stripe_bytes = KIB_BYTES(1024), .stripe_source = "hw raid io_opt" },
+        { .name = "hw raid: io_opt not a multiple of io_min",
+          .dev = "sda", .transport = RA_TRANSPORT_SCSI, .rotational = true,
+          .physical_block_bytes = 4096, .io_min_bytes = KIB_BYTES(256),
+          .io_opt_bytes = KIB_BYTES(1000),
+          .class = RA_CLASS_HDD, .io_opt_ignored = true },
+        /* 65535 sectors of 512 bytes: would be a ~64 MiB "stripe". */
+        { .name = "usb bridge: io_opt ignored",
+          .dev = "sdb", .transport = RA_TRANSPORT_USB, .rotational = true,
+          .physical_block_bytes = 512, .io_min_bytes = 512, .io_opt_bytes = 33553920,
+          .class = RA_CLASS_HDD, .io_opt_ignored = true },
+        /* A 4Kn disk: io_opt is a multiple of io_min, but io_min is just the
+         * physical block, not a chunk. */
+        { .name = "4Kn hdd: io_min is the physical block",
+          .dev = "sdc", .transport = RA_TRANSPORT_ATA, .rotational = true,
+          .physical_block_bytes = 4096, .io_min_bytes = 4096, .io_opt_bytes = KIB_BYTES(64),
+          .class = RA_CLASS_HDD, .io_opt_ignored = true },
+        { .name = "nvme: io_min is the physical block",
+          .dev = "nvme0n1", .transport = RA_TRANSPORT_NVME,
+          .physical_block_bytes = 4096, .io_min_bytes = 4096, .io_opt_bytes = KIB_BYTES(128),
+          .class = RA_CLASS_SSD, .io_opt_ignored = true },
+        /* An SSD behind a SCSI layer reporting 4 KiB io_min and io_opt over
+         * 512-byte blocks: one "data disk" is no stripe. */
+        { .name = "scsi ssd: io_opt equal to io_min",
+          .dev = "sdf", .transport = RA_TRANSPORT_SCSI,
+          .physical_block_bytes = 512, .io_min_bytes = 4096, .io_opt_bytes = 4096,
+          .class = RA_CLASS_SSD, .io_opt_ignored = true },
+        /* 8191 x 4 KiB: a multiple, but no controller has 8191 data disks. */
+        { .name = "usb: absurd data disk count",
+          .dev = "sdg", .transport = RA_TRANSPORT_USB, .rotational = true,
+          .physical_block_bytes = 512, .io_min_bytes = 4096, .io_opt_bytes = 8191ULL * 4096,
+          .class = RA_CLASS_HDD, .io_opt_ignored = true },
+
+        /* ---- classes ---- */
+        { .name = "optical",
+          .dev = "sr0", .transport = RA_TRANSPORT_ATA, .optical = true, .removable = true,
+          .rotational = true, .physical_block_bytes = 2048, .io_min_bytes = 2048,
+          .class = RA_CLASS_OPTICAL },
+        /* No io_opt at all: nothing ignored. */
+        { .name = "plain disk: rotational ata",
+          .dev = "sda", .transport = RA_TRANSPORT_ATA, .rotational = true,
+          .class = RA_CLASS_HDD },
+        { .name = "plain disk: non-rotational ata",
+          .dev = "sdb", .transport = RA_TRANSPORT_ATA,
+          .class = RA_CLASS_SSD },
+        { .name = "plain disk: nvme",
+          .dev = "nvme0n1", .transport = RA_TRANSPORT_NVME,
+          .class = RA_CLASS_SSD },
+        /* RAM-backed whatever their io_opt says; brd says rotational on old kernels. */
+        { .name = "memory: zram",
+          .dev = "zram0", .transport = RA_TRANSPORT_ZRAM,
+          .physical_block_bytes = 4096, .io_min_bytes = 4096, .io_opt_bytes = 4096,
+          .class = RA_CLASS_MEMORY, .io_opt_ignored = true },
+        { .name = "memory: brd, rotational",
+          .dev = "ram0", .transport = RA_TRANSPORT_BRD, .rotational = true,
+          .physical_block_bytes = 4096, .io_min_bytes = 4096, .io_opt_bytes = 4096,
+          .class = RA_CLASS_MEMORY, .io_opt_ignored = true },
+        { .name = "memory: pmem",
+          .dev = "pmem0", .transport = RA_TRANSPORT_PMEM,
+          .physical_block_bytes = 4096, .io_min_bytes = 4096, .io_opt_bytes = 4096,
+          .class = RA_CLASS_MEMORY, .io_opt_ignored = true },
+        { .name = "removable: usb key",
+          .dev = "sdd", .transport = RA_TRANSPORT_USB, .removable = true,
+          .size_bytes = GIB_BYTES(32),
+          .class = RA_CLASS_REMOVABLE },
+        { .name = "removable: sd card",
+          .dev = "mmcblk1", .transport = RA_TRANSPORT_MMC, .removable = true,
+          .class = RA_CLASS_REMOVABLE },
+        /* Removable wins over hdd: a card reader that says "rotational". */
+        { .name = "removable: a card reader that says rotational",
+          .dev = "sde", .transport = RA_TRANSPORT_USB, .removable = true, .rotational = true,
+          .class = RA_CLASS_REMOVABLE },
+};
+
+static void build(struct ra_facts *f, const struct classify_case *c)
 {
         ra_facts_init(f);
         f->kind = RA_KIND_BLOCK;
-        snprintf(f->name, sizeof(f->name), "%s", name);
-        f->transport = t;
+        snprintf(f->name, sizeof(f->name), "%s", c->md_level ? "md0" : c->dev);
+        f->transport = c->md_level ? RA_TRANSPORT_MD : c->transport;
         f->size_bytes = GIB_BYTES(1000);
         f->page_kb = 4;
         f->mem_total_kb = 16777216;
         f->physical_block_bytes = 512;
         f->io_min_bytes = 512;
+        if (c->md_level) {
+                /* As sysfs shows an md array: io_min = chunk, io_opt = stripe. */
+                f->major = 9;
+                snprintf(f->md_level, sizeof(f->md_level), "%s", c->md_level);
+                f->md_raid_disks = c->md_disks;
+                f->md_layout = c->md_layout;
+                f->chunk_bytes = KIB_BYTES(c->md_chunk_kb); /* md/chunk_size */
+                f->physical_block_bytes = 4096;
+                f->io_min_bytes = c->md_chunk_kb ? KIB_BYTES(c->md_chunk_kb) : 4096;
+                f->io_opt_bytes = KIB_BYTES(c->md_io_opt_kb);
+        }
+        if (c->major)
+                f->major = c->major;
+        f->rotational = c->rotational;
+        f->removable = c->removable;
+        f->optical = c->optical;
+        if (c->size_bytes)
+                f->size_bytes = c->size_bytes;
+        if (c->physical_block_bytes)
+                f->physical_block_bytes = c->physical_block_bytes;
+        if (c->io_min_bytes)
+                f->io_min_bytes = c->io_min_bytes;
+        if (c->io_opt_bytes)
+                f->io_opt_bytes = c->io_opt_bytes;
+        if (c->dm_target)
+                snprintf(f->dm_target, sizeof(f->dm_target), "%s", c->dm_target);
+        if (c->slaves)
+                ra_facts_set(&f->slaves, c->slaves);
 }
 
-/* An md array as sysfs shows it: io_min = chunk, io_opt = stripe. */
-static void md(struct ra_facts *f, const char *level, unsigned disks, uint64_t chunk_kb,
-               uint64_t io_opt_kb)
+static void run_classify_case(const void *arg)
 {
-        blank(f, "md0", RA_TRANSPORT_MD);
-        f->major = 9;
-        snprintf(f->md_level, sizeof(f->md_level), "%s", level);
-        f->md_raid_disks = disks;
-        f->chunk_bytes = KIB_BYTES(chunk_kb); /* md/chunk_size */
-        f->physical_block_bytes = 4096;
-        f->io_min_bytes = chunk_kb ? KIB_BYTES(chunk_kb) : 4096;
-        f->io_opt_bytes = KIB_BYTES(io_opt_kb);
-}
-
-#define CHECK_CLASS(expected, f) CHECK_STR(ra_class_to_string(expected), ra_class_to_string((f)->class))
-
-static void test_md_raid5(void)
-{
+        const struct classify_case *c = arg;
         struct ra_facts f;
 
-        md(&f, "raid5", 4, 512, 1536);
+        build(&f, c);
         ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(3, f.data_disks);
-        CHECK_U64(KIB_BYTES(512), f.chunk_bytes);
-        CHECK_U64(KIB_BYTES(1536), f.stripe_bytes);
-        CHECK_STR("md", f.stripe_source);
-        CHECK(!f.io_opt_ignored);
+        if (c->twice)
+                ra_facts_classify(&f);
+        CHECK_CLASS(c->class, &f);
+        CHECK_INT(c->data_disks, f.data_disks);
+        CHECK_U64(c->chunk_bytes, f.chunk_bytes);
+        CHECK_U64(c->stripe_bytes, f.stripe_bytes);
+        CHECK_STR(c->stripe_source ? c->stripe_source : "(none)",
+                  f.stripe_source ? f.stripe_source : "(none)");
+        CHECK_INT(c->io_opt_ignored, f.io_opt_ignored);
         ra_facts_done(&f);
 }
 
-static void test_md_raid6(void)
-{
-        struct ra_facts f;
-
-        md(&f, "raid6", 6, 64, 256);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(4, f.data_disks);
-        CHECK_U64(KIB_BYTES(256), f.stripe_bytes);
-        CHECK_STR("md", f.stripe_source);
-        ra_facts_done(&f);
-}
-
-static void test_md_raid10(void)
-{
-        struct ra_facts f;
-
-        /* 4 members, two near copies (md/layout 0x102, "n2"): 2 data disks. */
-        md(&f, "raid10", 4, 512, 1024);
-        f.md_layout = 0x102;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(2, f.data_disks);
-        CHECK_U64(KIB_BYTES(1024), f.stripe_bytes);
-        ra_facts_done(&f);
-}
-
-static void test_md_raid10_far(void)
-{
-        struct ra_facts f;
-
-        /* "f2" (md/layout 0x201): reads stripe over all 4 members like RAID0;
-         * the kernel sets io_opt to 4 chunks (raid10_nr_stripes() divides by
-         * near copies only). */
-        md(&f, "raid10", 4, 512, 2048);
-        f.md_layout = 0x201;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(4, f.data_disks);
-        CHECK_U64(KIB_BYTES(2048), f.stripe_bytes);
-        ra_facts_done(&f);
-
-        /* "n2" over 3 members: near copies do not divide the members, so the
-         * kernel's io_opt is 3 chunks. */
-        md(&f, "raid10", 3, 512, 1536);
-        f.md_layout = 0x102;
-        ra_facts_classify(&f);
-        CHECK_INT(3, f.data_disks);
-        CHECK_U64(KIB_BYTES(1536), f.stripe_bytes);
-        ra_facts_done(&f);
-}
-
-static void test_md_raid0(void)
-{
-        struct ra_facts f;
-
-        md(&f, "raid0", 3, 128, 384);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(3, f.data_disks);
-        CHECK_U64(KIB_BYTES(384), f.stripe_bytes);
-        CHECK_STR("md", f.stripe_source);
-        ra_facts_done(&f);
-}
-
-static void test_md_raid1(void)
-{
-        struct ra_facts f;
-
-        /* Mirrors have no chunk and no stripe. */
-        md(&f, "raid1", 2, 0, 0);
-        ra_facts_classify(&f);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK(!f.io_opt_ignored);
-        ra_facts_done(&f);
-}
-
-static void test_dm_io_opt_trusted(void)
-{
-        struct ra_facts f;
-
-        /* LVM on top of a RAID5: the stripe is inherited as io_opt. */
-        blank(&f, "dm-0", RA_TRANSPORT_DM);
-        f.major = 253;
-        snprintf(f.dm_target, sizeof(f.dm_target), "lvm");
-        ra_facts_set(&f.slaves, "md0");
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = KIB_BYTES(512);
-        f.io_opt_bytes = KIB_BYTES(1536);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_U64(KIB_BYTES(1536), f.stripe_bytes);
-        CHECK_STR("dm io_opt", f.stripe_source);
-        CHECK(!f.io_opt_ignored);
-        ra_facts_done(&f);
-}
-
-static void test_dm_without_io_opt(void)
-{
-        struct ra_facts f;
-
-        /* dm-crypt on an SSD: no stripe, the class follows the disk below. */
-        blank(&f, "dm-1", RA_TRANSPORT_DM);
-        f.major = 253;
-        snprintf(f.dm_target, sizeof(f.dm_target), "crypt");
-        f.rotational = false;
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = 4096;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_SSD, &f);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK(!f.io_opt_ignored);
-        ra_facts_done(&f);
-}
-
-static void test_hw_raid_io_opt_trusted(void)
-{
-        struct ra_facts f;
-
-        /* A RAID controller reporting a 256 KiB chunk and a 1 MiB stripe. */
-        blank(&f, "sda", RA_TRANSPORT_SCSI);
-        f.rotational = true;
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = KIB_BYTES(256);
-        f.io_opt_bytes = KIB_BYTES(1024);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_U64(KIB_BYTES(1024), f.stripe_bytes);
-        CHECK_U64(KIB_BYTES(256), f.chunk_bytes);
-        CHECK_INT(4, f.data_disks);
-        CHECK_STR("hw raid io_opt", f.stripe_source);
-        CHECK(!f.io_opt_ignored);
-        ra_facts_done(&f);
-}
-
-static void test_hw_raid_io_opt_not_a_multiple(void)
-{
-        struct ra_facts f;
-
-        blank(&f, "sda", RA_TRANSPORT_SCSI);
-        f.rotational = true;
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = KIB_BYTES(256);
-        f.io_opt_bytes = KIB_BYTES(1000);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_HDD, &f);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK(f.io_opt_ignored);
-        ra_facts_done(&f);
-}
-
-static void test_usb_bridge_io_opt_ignored(void)
-{
-        struct ra_facts f;
-
-        /* 65535 sectors of 512 bytes: would be a ~64 MiB "stripe". */
-        blank(&f, "sdb", RA_TRANSPORT_USB);
-        f.rotational = true;
-        f.removable = false;
-        f.physical_block_bytes = 512;
-        f.io_min_bytes = 512;
-        f.io_opt_bytes = 33553920;
-        ra_facts_classify(&f);
-        CHECK(f.io_opt_ignored);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK_U64(0, f.chunk_bytes);
-        CHECK_INT(0, f.data_disks);
-        CHECK_CLASS(RA_CLASS_HDD, &f);
-        ra_facts_done(&f);
-}
-
-static void test_io_min_equal_to_physical_block(void)
-{
-        struct ra_facts f;
-
-        /* A 4Kn disk: io_opt is a multiple of io_min, but io_min is just the
-         * physical block, not a chunk. */
-        blank(&f, "sdc", RA_TRANSPORT_ATA);
-        f.rotational = true;
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = 4096;
-        f.io_opt_bytes = KIB_BYTES(64);
-        ra_facts_classify(&f);
-        CHECK(f.io_opt_ignored);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK_CLASS(RA_CLASS_HDD, &f);
-        ra_facts_done(&f);
-
-        blank(&f, "nvme0n1", RA_TRANSPORT_NVME);
-        f.physical_block_bytes = 4096;
-        f.io_min_bytes = 4096;
-        f.io_opt_bytes = KIB_BYTES(128);
-        ra_facts_classify(&f);
-        CHECK(f.io_opt_ignored);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK_CLASS(RA_CLASS_SSD, &f);
-        ra_facts_done(&f);
-}
-
-static void test_io_opt_equal_to_io_min(void)
-{
-        struct ra_facts f;
-
-        /* An SSD behind a SCSI layer reporting 4 KiB io_min and io_opt over
-         * 512-byte blocks: one "data disk" is no stripe. */
-        blank(&f, "sdf", RA_TRANSPORT_SCSI);
-        f.rotational = false;
-        f.physical_block_bytes = 512;
-        f.io_min_bytes = 4096;
-        f.io_opt_bytes = 4096;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_SSD, &f);
-        CHECK_U64(0, f.stripe_bytes);
-        ra_facts_done(&f);
-}
-
-static void test_absurd_data_disk_count(void)
-{
-        struct ra_facts f;
-
-        /* 8191 x 4 KiB: a multiple, but no controller has 8191 data disks. */
-        blank(&f, "sdg", RA_TRANSPORT_USB);
-        f.rotational = true;
-        f.physical_block_bytes = 512;
-        f.io_min_bytes = 4096;
-        f.io_opt_bytes = 8191ULL * 4096;
-        ra_facts_classify(&f);
-        CHECK(f.io_opt_ignored);
-        CHECK_U64(0, f.stripe_bytes);
-        CHECK_CLASS(RA_CLASS_HDD, &f);
-        ra_facts_done(&f);
-}
-
-static void test_optical(void)
-{
-        struct ra_facts f;
-
-        blank(&f, "sr0", RA_TRANSPORT_ATA);
-        f.optical = true;
-        f.removable = true;
-        f.rotational = true;
-        f.physical_block_bytes = 2048;
-        f.io_min_bytes = 2048;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_OPTICAL, &f);
-        ra_facts_done(&f);
-}
+/* ---- cases of their own --------------------------------------------------- */
 
 static void test_mounts(void)
 {
@@ -330,89 +269,6 @@ static void test_mounts(void)
                 CHECK_CLASS(cases[i].class, &f);
                 ra_facts_done(&f);
         }
-}
-
-static void test_plain_disks(void)
-{
-        struct ra_facts f;
-
-        blank(&f, "sda", RA_TRANSPORT_ATA);
-        f.rotational = true;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_HDD, &f);
-        CHECK(!f.io_opt_ignored); /* no io_opt at all: nothing ignored */
-        CHECK_U64(0, f.stripe_bytes);
-        ra_facts_done(&f);
-
-        blank(&f, "sdb", RA_TRANSPORT_ATA);
-        f.rotational = false;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_SSD, &f);
-        ra_facts_done(&f);
-
-        blank(&f, "nvme0n1", RA_TRANSPORT_NVME);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_SSD, &f);
-        ra_facts_done(&f);
-}
-
-static void test_memory_transports(void)
-{
-        static const enum ra_transport t[] = { RA_TRANSPORT_ZRAM, RA_TRANSPORT_BRD, RA_TRANSPORT_PMEM };
-        static const char *const names[] = { "zram0", "ram0", "pmem0" };
-
-        for (size_t i = 0; i < 3; i++) {
-                struct ra_facts f;
-
-                blank(&f, names[i], t[i]);
-                f.rotational = i == 1; /* brd says rotational on old kernels */
-                f.physical_block_bytes = 4096;
-                f.io_min_bytes = 4096;
-                f.io_opt_bytes = 4096;
-                ra_facts_classify(&f);
-                CHECK_CLASS(RA_CLASS_MEMORY, &f);
-                CHECK_U64(0, f.stripe_bytes);
-                ra_facts_done(&f);
-        }
-}
-
-static void test_removable(void)
-{
-        struct ra_facts f;
-
-        blank(&f, "sdd", RA_TRANSPORT_USB);
-        f.removable = true;
-        f.size_bytes = GIB_BYTES(32);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_REMOVABLE, &f);
-        ra_facts_done(&f);
-
-        blank(&f, "mmcblk1", RA_TRANSPORT_MMC);
-        f.removable = true;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_REMOVABLE, &f);
-        ra_facts_done(&f);
-
-        /* Removable wins over hdd: a card reader that says "rotational". */
-        blank(&f, "sde", RA_TRANSPORT_USB);
-        f.removable = true;
-        f.rotational = true;
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_REMOVABLE, &f);
-        ra_facts_done(&f);
-}
-
-static void test_classify_twice(void)
-{
-        struct ra_facts f;
-
-        md(&f, "raid5", 4, 512, 1536);
-        ra_facts_classify(&f);
-        ra_facts_classify(&f);
-        CHECK_CLASS(RA_CLASS_RAID, &f);
-        CHECK_INT(3, f.data_disks);
-        CHECK_U64(KIB_BYTES(1536), f.stripe_bytes);
-        ra_facts_done(&f);
 }
 
 static void test_strings(void)
@@ -628,26 +484,8 @@ static void test_btrfs_many_devices(void)
 int main(void)
 {
         TEST_MAIN_BEGIN;
-        RUN(test_md_raid5);
-        RUN(test_md_raid6);
-        RUN(test_md_raid10);
-        RUN(test_md_raid10_far);
-        RUN(test_md_raid0);
-        RUN(test_md_raid1);
-        RUN(test_dm_io_opt_trusted);
-        RUN(test_dm_without_io_opt);
-        RUN(test_hw_raid_io_opt_trusted);
-        RUN(test_hw_raid_io_opt_not_a_multiple);
-        RUN(test_usb_bridge_io_opt_ignored);
-        RUN(test_io_min_equal_to_physical_block);
-        RUN(test_io_opt_equal_to_io_min);
-        RUN(test_absurd_data_disk_count);
-        RUN(test_optical);
+        RUN_TABLE(classify_cases, run_classify_case);
         RUN(test_mounts);
-        RUN(test_plain_disks);
-        RUN(test_memory_transports);
-        RUN(test_removable);
-        RUN(test_classify_twice);
         RUN(test_strings);
         RUN(test_props);
         RUN(test_btrfs_data_disks);

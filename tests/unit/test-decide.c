@@ -167,6 +167,34 @@ static void nfs(struct ra_facts *f, uint64_t rsize_bytes)
         ra_facts_set(&f->nfs_version, "4.2");
 }
 
+static void removable(struct ra_facts *f, const char *name)
+{
+        base(f, name);
+        f->class = RA_CLASS_REMOVABLE;
+        f->removable = true;
+        f->size_bytes = GIB_BYTES(1);
+}
+
+static void zram(struct ra_facts *f, const char *name)
+{
+        base(f, name);
+        f->major = 252;
+        f->class = RA_CLASS_MEMORY;
+        f->transport = RA_TRANSPORT_ZRAM;
+        f->size_bytes = GIB_BYTES(4);
+}
+
+static void optical(struct ra_facts *f, const char *name)
+{
+        base(f, name);
+        f->major = 11;
+        f->class = RA_CLASS_OPTICAL;
+        f->transport = RA_TRANSPORT_ATA;
+        f->removable = true;
+        f->rotational = true;
+        f->size_bytes = MIB_BYTES(700);
+}
+
 /* ---- running decide ------------------------------------------------------- */
 
 #define TRACE_MAX 64
@@ -206,16 +234,6 @@ static const struct ra_rule_trace *traced(const struct run *run, const char *sec
         return NULL;
 }
 
-#define CHECK_VERDICT(run, section, v)                                                  \
-        do {                                                                            \
-                const struct ra_rule_trace *t_ = traced((run), (section));              \
-                if (!t_)                                                                \
-                        test_fail(__FILE__, __LINE__, "rule traced: " section);         \
-                else                                                                    \
-                        CHECK_STR(ra_verdict_to_string(v),                              \
-                                  ra_verdict_to_string(t_->verdict));                   \
-        } while (0)
-
 #define CHECK_TARGET(run, kb, section)                                                  \
         do {                                                                            \
                 CHECK_INT(0, (run)->d.error);                                           \
@@ -224,197 +242,469 @@ static const struct ra_rule_trace *traced(const struct run *run, const char *sec
                 CHECK_STR((section), section_of((run)->d.rule));                        \
         } while (0)
 
-#define CHECK_KEEP(run, section)                                                        \
-        do {                                                                            \
-                CHECK_INT(0, (run)->d.error);                                           \
-                CHECK((run)->d.keep);                                                   \
-                CHECK_STR((section), section_of((run)->d.rule));                        \
-        } while (0)
 
-/* ---- the default profile ---------------------------------------------------- */
+/* ---- the table: one device against one profile --------------------------- */
 
-static void test_hdd(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
+/* Rules added to a vendor profile by several cases. */
+#define RULE_STRIPES "[Rule stripes]\nClass=raid\nSize=2 * stripe\n"
+#define RULE_SDA "[Rule sda]\nName=sda\nSize=2M\n"
+#define RULE_HUGE "[Rule huge]\nName=sda\nSize=memory * memory * memory\n"
+#define RULES_GLOBS                                                                     \
+        "[Rule nvme]\nName=vd* nvme*n1\nSize=1M\n"                                      \
+        "[Rule wd]\nProperty=ID_SERIAL=WD-*\nSize=768K\n"                               \
+        "[Rule usb-flash]\nTransport=usb\nRotational=no\nSize=128K\n"
+#define RULES_MOUNT                                                                     \
+        "[Rule media]\nKind=mount\nMountPoint=/srv/*\nFsType=nfs4\nSize=8M\n"           \
+        "[Rule v3]\nKind=mount\nNfsVersion=3\nSize=64K\n"                               \
+        "[Rule backup]\nKind=mount\nServer=backup*\nSize=16M\n"
+#define RULE_ODD "[Rule odd]\nName=sda\nSize=1234\n"
+#define RULE_MORE "[Rule more]\nName=sda\nSize=max(current, 256K)\n"
+#define RULES_BTRFS_MEMBER                                                              \
+        "[Rule spinning-btrfs]\nFsType=btrfs\nRotational=yes\nSize=2M\n"                \
+        "[Rule sata]\nKind=mount\nTransport=ata\nMountPoint=/srv/other\nSize=3M\n"
 
-        prof_vendor(&pr, "default", "");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        CHECK_U64(512, run.d.rule_kb);
-        CHECK_U64(512, run.d.clamped_kb);
-        CHECK(run.d.reason[0] != '\0');
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
+/* The facts a case starts from (the builders above); BTRFS is btrfs_fs(). */
+enum shape { HDD = 1, SSD, MD_RAID5, MD_RAID1, NFS, REMOVABLE, ZRAM, OPTICAL, BTRFS };
 
-static void test_ssd(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
+struct verdict_want {
+        const char *section; /* NULL ends the list */
+        enum ra_verdict verdict;
+        uint64_t value_kb; /* 0: not checked */
+};
 
-        prof_vendor(&pr, "default", "");
-        ssd(&f, "nvme0n1");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
+struct decide_case {
+        const char *name;
+        /* The profile: profiles/VENDOR.conf with TEXT appended; without
+         * VENDOR, TEXT alone. */
+        const char *vendor, *text;
+        /* The device: a shape, then what differs from it (0, false and NULL
+         * leave the shape's value). */
+        enum shape shape;
+        const char *dev;                /* kernel name (all but MD_*, NFS, BTRFS) */
+        const char *btrfs_profile;      /* BTRFS: data profile, */
+        unsigned devices;               /* devices */
+        enum ra_class members;          /* and their class */
+        uint64_t size_bytes, mem_total_kb, page_kb, rsize_bytes;
+        uint64_t chunk_bytes, stripe_bytes, current_kb;
+        unsigned data_disks;
+        enum ra_transport transport;
+        enum ra_class class;
+        bool current_unknown;
+        const char *fstype, *mount_point, *server, *nfs_version;
+        struct {
+                const char *key, *value;
+        } props[2];
+        /* Expected. */
+        uint64_t target_kb; /* 0 when left alone or failed */
+        bool keep;
+        int error;
+        const char *rule;   /* section of the deciding rule */
+        const char *reason; /* a part of the reason, or NULL */
+        uint64_t rule_kb, clamped_kb, memory_cap_kb, device_cap_kb; /* 0: not checked */
+        struct verdict_want verdicts[3];
+};
 
-static void test_md_raid5(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        md_raid5(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 3072, "raid");
-        CHECK_U64(3072, run.d.rule_kb);
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_OVERRIDDEN);
-        CHECK_VERDICT(&run, "raid", RA_VERDICT_MATCHED);
-        if (traced(&run, "raid"))
-                CHECK_U64(3072, traced(&run, "raid")->value_kb);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_md_raid1_no_stripe(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        md_raid1(&f);
-        decide(&run, &pr, &f);
-        CHECK_INT(0, run.d.error);
-        CHECK(!run.d.keep);
-        CHECK_U64(512, run.d.target_kb);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_missing_fact_falls_back_to_earlier_rule(void)
-{
+static const struct decide_case decide_cases[] = {
+        /* ---- the default profile ---- */
+        { .name = "default: hdd sda, the disk rule",
+          .vendor = "default", .shape = HDD, .dev = "sda",
+          .target_kb = 512, .rule = "disk", .reason = "Size=default = 512K",
+          .rule_kb = 512, .clamped_kb = 512 },
+        { .name = "default: ssd nvme0n1, the disk rule",
+          .vendor = "default", .shape = SSD, .dev = "nvme0n1",
+          .target_kb = 512, .rule = "disk" },
+        { .name = "default: md raid5, two stripes",
+          .vendor = "default", .shape = MD_RAID5,
+          .target_kb = 3072, .rule = "raid", .rule_kb = 3072,
+          .verdicts = { { "disk", RA_VERDICT_OVERRIDDEN, 0 }, { "raid", RA_VERDICT_MATCHED, 3072 } } },
+        { .name = "default: md raid1 has no stripe",
+          .vendor = "default", .shape = MD_RAID1,
+          .target_kb = 512, .rule = "disk" },
         /* "2 * stripe" on a device without a stripe is not 0: the rule does
          * not apply, and the last rule that does apply decides. */
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "[Rule stripes]\nClass=raid\nSize=2 * stripe\n");
-        md_raid1(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_MATCHED);
-        CHECK_VERDICT(&run, "stripes", RA_VERDICT_NOT_APPLICABLE);
-        ra_facts_done(&f);
-
-        md_raid5(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 3072, "stripes");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_zram_keep(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        base(&f, "zram0");
-        f.major = 252;
-        f.class = RA_CLASS_MEMORY;
-        f.transport = RA_TRANSPORT_ZRAM;
-        f.size_bytes = GIB_BYTES(4);
-        decide(&run, &pr, &f);
-        CHECK_KEEP(&run, "memory");
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_OVERRIDDEN);
-        CHECK_VERDICT(&run, "memory", RA_VERDICT_MATCHED);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_optical_keep(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        base(&f, "sr0");
-        f.major = 11;
-        f.class = RA_CLASS_OPTICAL;
-        f.transport = RA_TRANSPORT_ATA;
-        f.removable = true;
-        f.rotational = true;
-        f.size_bytes = MIB_BYTES(700);
-        decide(&run, &pr, &f);
-        CHECK_KEEP(&run, "optical");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_removable_small_device_cap(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        base(&f, "sdb");
-        f.class = RA_CLASS_REMOVABLE;
-        f.transport = RA_TRANSPORT_USB;
-        f.removable = true;
-        f.size_bytes = GIB_BYTES(1);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 256, "disk");
-        CHECK_U64(512, run.d.rule_kb);
-        CHECK_U64(256, run.d.device_cap_kb);
-        ra_facts_done(&f);
-
+        { .name = "stripes rule: md raid1 falls back to an earlier rule",
+          .vendor = "default", .text = RULE_STRIPES, .shape = MD_RAID1,
+          .target_kb = 512, .rule = "disk",
+          .verdicts = { { "disk", RA_VERDICT_MATCHED, 0 }, { "stripes", RA_VERDICT_NOT_APPLICABLE, 0 } } },
+        { .name = "stripes rule: md raid5",
+          .vendor = "default", .text = RULE_STRIPES, .shape = MD_RAID5,
+          .target_kb = 3072, .rule = "stripes" },
+        { .name = "default: zram left alone",
+          .vendor = "default", .shape = ZRAM, .dev = "zram0",
+          .keep = true, .rule = "memory",
+          .verdicts = { { "disk", RA_VERDICT_OVERRIDDEN, 0 }, { "memory", RA_VERDICT_MATCHED, 0 } } },
+        { .name = "default: optical left alone",
+          .vendor = "default", .shape = OPTICAL, .dev = "sr0",
+          .keep = true, .rule = "optical" },
+        { .name = "default: 1 GiB removable, small-device cap",
+          .vendor = "default", .shape = REMOVABLE, .dev = "sdb", .transport = RA_TRANSPORT_USB,
+          .target_kb = 256, .rule = "disk", .reason = "small-device cap 256K",
+          .rule_kb = 512, .device_cap_kb = 256 },
         /* Linus' 505 KB key: one page. */
-        base(&f, "sdc");
-        f.class = RA_CLASS_REMOVABLE;
-        f.transport = RA_TRANSPORT_USB;
-        f.removable = true;
-        f.size_bytes = 505000;
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 4, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
+        { .name = "default: 505 KB removable, one page",
+          .vendor = "default", .shape = REMOVABLE, .dev = "sdc", .transport = RA_TRANSPORT_USB,
+          .size_bytes = 505000,
+          .target_kb = 4, .rule = "disk" },
+        { .name = "default: hdd on a 256 MiB host, memory cap",
+          .vendor = "default", .shape = HDD, .dev = "sda", .mem_total_kb = MIB_KB(256),
+          .target_kb = 256, .rule = "disk", .reason = "memory cap 256K", .memory_cap_kb = 256 },
+        { .name = "default: hdd on a 16 MiB host, memory cap at the minimum",
+          .vendor = "default", .shape = HDD, .dev = "sda", .mem_total_kb = MIB_KB(16),
+          .target_kb = 32, .rule = "disk", .memory_cap_kb = 32 },
+        { .name = "default: hdd on a 512 MiB host",
+          .vendor = "default", .shape = HDD, .dev = "sda", .mem_total_kb = MIB_KB(512),
+          .target_kb = 512, .rule = "disk" },
+        { .name = "default: nfs rsize=1M",
+          .vendor = "default", .shape = NFS,
+          .target_kb = 4096, .rule = "nfs",
+          .verdicts = { { "disk", RA_VERDICT_NO_MATCH, 0 }, /* Kind=block */
+                        { "nfs", RA_VERDICT_MATCHED, 0 } } },
+        { .name = "default: nfs rsize=32k",
+          .vendor = "default", .shape = NFS, .rsize_bytes = KIB_BYTES(32),
+          .target_kb = 512, .rule = "nfs" },
+        /* On a 1 GiB host the memory cap holds 4 MiB down to 1 MiB. */
+        { .name = "default: nfs rsize=1M on a 1 GiB host",
+          .vendor = "default", .shape = NFS, .mem_total_kb = MIB_KB(1024),
+          .target_kb = 1024, .rule = "nfs" },
+        { .name = "default: fuse.sshfs left alone",
+          .vendor = "default", .shape = NFS, .class = RA_CLASS_FUSE, .fstype = "fuse.sshfs",
+          .keep = true, .rule = "other-network" },
+
+        /* ---- which rule wins ---- */
+        { .name = "sda rule: a name rule overrides the class rule",
+          .vendor = "default", .text = RULE_SDA, .shape = HDD, .dev = "sda",
+          .target_kb = 2048, .rule = "sda",
+          .verdicts = { { "disk", RA_VERDICT_OVERRIDDEN, 0 }, { "sda", RA_VERDICT_MATCHED, 0 },
+                        { "raid", RA_VERDICT_NO_MATCH, 0 } } },
+        { .name = "sda rule: sdb keeps the class rule",
+          .vendor = "default", .text = RULE_SDA, .shape = HDD, .dev = "sdb",
+          .target_kb = 512, .rule = "disk",
+          .verdicts = { { "sda", RA_VERDICT_NO_MATCH, 0 } } },
+        /* Order matters, not specificity: a class rule after a name rule wins. */
+        { .name = "order: an earlier specific rule loses",
+          .text = "[Profile]\nDefault=512K\n" RULE_SDA "[Rule hdd]\nClass=hdd\nSize=1M\n",
+          .shape = HDD, .dev = "sda",
+          .target_kb = 1024, .rule = "hdd",
+          .verdicts = { { "sda", RA_VERDICT_OVERRIDDEN, 0 } } },
+        { .name = "globs: nvme0n1 by name",
+          .vendor = "default", .text = RULES_GLOBS, .shape = SSD, .dev = "nvme0n1",
+          .target_kb = 1024, .rule = "nvme" },
+        { .name = "globs: nvme0n2 matches no name",
+          .vendor = "default", .text = RULES_GLOBS, .shape = SSD, .dev = "nvme0n2",
+          .target_kb = 512, .rule = "disk" },
+        { .name = "globs: a WD disk by ID_SERIAL",
+          .vendor = "default", .text = RULES_GLOBS, .shape = HDD, .dev = "sda",
+          .props = { { "ID_BUS", "ata" }, { "ID_SERIAL", "WD-WCC4E1234567" } },
+          .target_kb = 768, .rule = "wd" },
+        { .name = "globs: another ID_SERIAL",
+          .vendor = "default", .text = RULES_GLOBS, .shape = HDD, .dev = "sdb",
+          .props = { { "ID_SERIAL", "ST4000-Z1Z" } },
+          .target_kb = 512, .rule = "disk" },
+        /* A USB stick (not rotational) gets 128K; a USB disk does not. */
+        { .name = "globs: a USB stick",
+          .vendor = "default", .text = RULES_GLOBS, .shape = REMOVABLE, .dev = "sdc",
+          .transport = RA_TRANSPORT_USB, .size_bytes = GIB_BYTES(32),
+          .target_kb = 128, .rule = "usb-flash" },
+        { .name = "globs: a rotational USB disk",
+          .vendor = "default", .text = RULES_GLOBS, .shape = HDD, .dev = "sdd",
+          .transport = RA_TRANSPORT_USB,
+          .target_kb = 512, .rule = "disk" },
+        { .name = "mount rules: by mount point and fstype",
+          .vendor = "default", .text = RULES_MOUNT, .shape = NFS,
+          .target_kb = 8192, .rule = "media",
+          .verdicts = { { "nfs", RA_VERDICT_OVERRIDDEN, 0 }, { "v3", RA_VERDICT_NO_MATCH, 0 },
+                        { "backup", RA_VERDICT_NO_MATCH, 0 } } },
+        { .name = "mount rules: by server",
+          .vendor = "default", .text = RULES_MOUNT, .shape = NFS,
+          .mount_point = "/home", .server = "backup2.example",
+          .target_kb = 16384, .rule = "backup" },
+        { .name = "mount rules: by NFS version",
+          .vendor = "default", .text = RULES_MOUNT, .shape = NFS,
+          .fstype = "nfs", .nfs_version = "3",
+          .target_kb = 64, .rule = "v3" },
+
+        /* ---- failures ---- */
+        /* 16 GiB^3 in KiB overflows 64 bits. */
+        { .name = "huge rule: a failed Size= means no target",
+          .vendor = "default", .text = RULE_HUGE, .shape = HDD, .dev = "sda",
+          .error = -ERANGE, .rule = "huge", .reason = "value out of range",
+          .verdicts = { { "huge", RA_VERDICT_FAILED, 0 } } },
+        { .name = "huge rule: sdb does not match it",
+          .vendor = "default", .text = RULE_HUGE, .shape = HDD, .dev = "sdb",
+          .target_kb = 512, .rule = "disk" },
+        { .name = "div rule: division by zero",
+          .vendor = "default", .text = "[Rule div]\nClass=raid\nSize=stripe / (data_disks - 3)\n",
+          .shape = MD_RAID5,
+          .error = -EDOM, .rule = "div", .reason = "division by zero",
+          .verdicts = { { "div", RA_VERDICT_FAILED, 0 } } },
+        { .name = "huge rule, then a fixed one: the later rule decides",
+          .vendor = "default", .text = RULE_HUGE "[Rule fixed]\nName=sda\nSize=1M\n",
+          .shape = HDD, .dev = "sda",
+          .target_kb = 1024, .rule = "fixed" },
+
+        /* ---- clamps, other profiles, pages ---- */
+        /* database: raid gets max(default, chunk), at most 512K. */
+        { .name = "database: md raid5 with 1 MiB chunks, clamped",
+          .vendor = "database", .shape = MD_RAID5,
+          .chunk_bytes = MIB_BYTES(1), .stripe_bytes = MIB_BYTES(3),
+          .target_kb = 512, .rule = "raid", .reason = "clamped to 512K",
+          .rule_kb = 1024, .clamped_kb = 512 },
+        { .name = "database: ssd",
+          .vendor = "database", .shape = SSD, .dev = "nvme0n1",
+          .target_kb = 64, .rule = "ssd" },
+        { .name = "database: hdd",
+          .vendor = "database", .shape = HDD, .dev = "sda",
+          .target_kb = 32, .rule = "disk" },
+        /* Rule Minimum raises a small value. */
+        { .name = "tiny rule: the rule's Minimum= raises 4K",
+          .vendor = "default", .text = "[Rule tiny]\nName=sda\nSize=4K\nMinimum=64K\n",
+          .shape = HDD, .dev = "sda",
+          .target_kb = 64, .rule = "tiny", .rule_kb = 4, .clamped_kb = 64 },
+        /* throughput: 4 x a 128 MiB stripe is 512 MiB; the profile stops at 128M. */
+        { .name = "throughput: md raid5 stops at the profile's Maximum=",
+          .vendor = "throughput", .shape = MD_RAID5,
+          .chunk_bytes = MIB_BYTES(32), .data_disks = 4, .stripe_bytes = MIB_BYTES(128),
+          .size_bytes = 1ULL << 60,   /* small-device cap 8388608 */
+          .mem_total_kb = 1ULL << 30, /* 1 TiB: memory cap 1048576 */
+          .target_kb = 131072, .rule = "raid", .rule_kb = 524288 },
+        { .name = "throughput: ssd",
+          .vendor = "throughput", .shape = SSD, .dev = "nvme0n1",
+          .target_kb = 4096, .rule = "ssd" },
+        { .name = "throughput: hdd",
+          .vendor = "throughput", .shape = HDD, .dev = "sda",
+          .target_kb = 1024, .rule = "disk" },
+        /* "a 64 MiB board reads ahead 64 KiB, a 16 MiB one 32 KiB" */
+        { .name = "embedded: 64 MiB board",
+          .vendor = "embedded", .shape = SSD, .dev = "mmcblk0", .transport = RA_TRANSPORT_MMC,
+          .size_bytes = GIB_BYTES(8), .mem_total_kb = MIB_KB(64),
+          .target_kb = 64, .rule = "disk" },
+        { .name = "embedded: 16 MiB board",
+          .vendor = "embedded", .shape = SSD, .dev = "mmcblk0", .transport = RA_TRANSPORT_MMC,
+          .size_bytes = GIB_BYTES(8), .mem_total_kb = MIB_KB(16),
+          .target_kb = 32, .rule = "disk" },
+        { .name = "embedded: 1 GiB board",
+          .vendor = "embedded", .shape = SSD, .dev = "mmcblk0", .transport = RA_TRANSPORT_MMC,
+          .size_bytes = GIB_BYTES(8), .mem_total_kb = MIB_KB(1024),
+          .target_kb = 128, .rule = "disk" },
+        { .name = "odd rule: whole 4K pages",
+          .vendor = "default", .text = RULE_ODD, .shape = HDD, .dev = "sda",
+          .target_kb = 1232, .rule = "odd", .rule_kb = 1234 },
+        { .name = "odd rule: whole 64K pages",
+          .vendor = "default", .text = RULE_ODD, .shape = HDD, .dev = "sda", .page_kb = 64,
+          .target_kb = 1216, .rule = "odd", .reason = "1216K in whole 64K pages" },
+        /* 64 KiB pages on a tiny key: still one whole page. */
+        { .name = "odd rule: a 16 MiB key with 64K pages, one page",
+          .vendor = "default", .text = RULE_ODD, .shape = REMOVABLE, .dev = "sdb",
+          .page_kb = 64, .size_bytes = MIB_BYTES(16),
+          .target_kb = 64, .rule = "disk" },
+        { .name = "more rule: max(current, 256K)",
+          .vendor = "default", .text = RULE_MORE, .shape = HDD, .dev = "sda", .current_kb = 1024,
+          .target_kb = 1024, .rule = "more" },
+        { .name = "more rule: current unknown, not applicable",
+          .vendor = "default", .text = RULE_MORE, .shape = HDD, .dev = "sda", .current_kb = 1024,
+          .current_unknown = true,
+          .target_kb = 512, .rule = "disk",
+          .verdicts = { { "more", RA_VERDICT_NOT_APPLICABLE, 0 } } },
+
+        /* ---- btrfs: its own bdi, decided like the disks below it ---- */
+        { .name = "default: btrfs single on an ssd",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_SSD,
+          .target_kb = 512, .rule = "btrfs",
+          .verdicts = { { "disk", RA_VERDICT_NO_MATCH, 0 }, /* Kind=block */
+                        { "raid", RA_VERDICT_NO_MATCH, 0 } } },
+        /* raid10 over 8: stripe 4 x 64K = 256K, two stripes = the default. */
+        { .name = "default: btrfs raid10 over 8 ssds",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "raid10", .devices = 8,
+          .members = RA_CLASS_SSD,
+          .target_kb = 512, .rule = "raid",
+          .verdicts = { { "btrfs", RA_VERDICT_OVERRIDDEN, 0 } } },
+        /* raid0 over 8: stripe 512K, 1024. */
+        { .name = "default: btrfs raid0 over 8 hdds",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "raid0", .devices = 8,
+          .members = RA_CLASS_HDD,
+          .target_kb = 1024, .rule = "raid" },
+        /* raid1: no stripe, the raid rule does not apply (class hdd anyway). */
+        { .name = "default: btrfs raid1 over 2 hdds",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "raid1", .devices = 2,
+          .members = RA_CLASS_HDD,
+          .target_kb = 512, .rule = "btrfs" },
+        /* On RAM-backed members: left alone, like them. */
+        { .name = "default: btrfs on memory left alone",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_MEMORY,
+          .keep = true, .rule = "memory" },
+        /* Small-device cap by total size, like a disk: 1 GiB -> 256. */
+        { .name = "default: btrfs on a 1 GiB removable, small-device cap",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_REMOVABLE, .size_bytes = GIB_BYTES(1),
+          .target_kb = 256, .rule = "btrfs", .device_cap_kb = 256 },
+        /* A 256 MiB host: the memory cap, 256. */
+        { .name = "default: btrfs raid0 on a 256 MiB host, memory cap",
+          .vendor = "default", .shape = BTRFS, .btrfs_profile = "raid0", .devices = 8,
+          .members = RA_CLASS_SSD, .mem_total_kb = 250000,
+          .target_kb = 256, .rule = "raid", .rule_kb = 1024, .memory_cap_kb = 256 },
+        { .name = "throughput: btrfs single ssd, the members' class",
+          .vendor = "throughput", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_SSD,
+          .target_kb = 4096, .rule = "ssd" },
+        { .name = "throughput: btrfs dup hdd",
+          .vendor = "throughput", .shape = BTRFS, .btrfs_profile = "dup", .devices = 1,
+          .members = RA_CLASS_HDD,
+          .target_kb = 1024, .rule = "btrfs" },
+        { .name = "throughput: btrfs raid10 over 8, max(1M, 4 x 256K)",
+          .vendor = "throughput", .shape = BTRFS, .btrfs_profile = "raid10", .devices = 8,
+          .members = RA_CLASS_SSD,
+          .target_kb = 1024, .rule = "raid" },
+        { .name = "database: btrfs single ssd",
+          .vendor = "database", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_SSD,
+          .target_kb = 64, .rule = "ssd" },
+        { .name = "database: btrfs single hdd",
+          .vendor = "database", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_HDD,
+          .target_kb = 32, .rule = "btrfs" },
+        { .name = "database: btrfs raid0 over 4, max(32K, chunk 64K)",
+          .vendor = "database", .shape = BTRFS, .btrfs_profile = "raid0", .devices = 4,
+          .members = RA_CLASS_HDD,
+          .target_kb = 64, .rule = "raid" },
+        { .name = "embedded: btrfs single ssd",
+          .vendor = "embedded", .shape = BTRFS, .btrfs_profile = "single", .devices = 1,
+          .members = RA_CLASS_SSD,
+          .target_kb = 128, .rule = "btrfs" },
+        /* Rotational= and Transport= look at the members; MountPoint= and
+         * FsType= at the mount. */
+        { .name = "btrfs member rules: rotational members",
+          .vendor = "default", .text = RULES_BTRFS_MEMBER, .shape = BTRFS,
+          .btrfs_profile = "single", .devices = 2, .members = RA_CLASS_HDD,
+          .target_kb = 2048, .rule = "spinning-btrfs",
+          .verdicts = { { "sata", RA_VERDICT_NO_MATCH, 0 } } },
+        { .name = "btrfs member rules: ata members on /srv/other",
+          .vendor = "default", .text = RULES_BTRFS_MEMBER, .shape = BTRFS,
+          .btrfs_profile = "single", .devices = 2, .members = RA_CLASS_HDD,
+          .mount_point = "/srv/other",
+          .target_kb = 3072, .rule = "sata" },
+        { .name = "btrfs member rules: ssd members",
+          .vendor = "default", .text = RULES_BTRFS_MEMBER, .shape = BTRFS,
+          .btrfs_profile = "single", .devices = 2, .members = RA_CLASS_SSD,
+          .target_kb = 512, .rule = "btrfs",
+          .verdicts = { { "spinning-btrfs", RA_VERDICT_NO_MATCH, 0 } } },
+        /* A network mount has no members: Rotational= never matches it. */
+        { .name = "btrfs member rules: nfs has no members",
+          .vendor = "default", .text = RULES_BTRFS_MEMBER, .shape = NFS,
+          .target_kb = 4096, .rule = "nfs" },
+};
+
+static void build(struct ra_facts *f, const struct decide_case *c)
+{
+        switch (c->shape) {
+        case HDD: hdd(f, c->dev); break;
+        case SSD: ssd(f, c->dev); break;
+        case MD_RAID5: md_raid5(f); break;
+        case MD_RAID1: md_raid1(f); break;
+        case NFS: nfs(f, MIB_BYTES(1)); break;
+        case REMOVABLE: removable(f, c->dev); break;
+        case ZRAM: zram(f, c->dev); break;
+        case OPTICAL: optical(f, c->dev); break;
+        case BTRFS: btrfs_fs(f, c->btrfs_profile, c->devices, c->members); break;
+        default: abort();
+        }
+        if (c->size_bytes)
+                f->size_bytes = c->size_bytes;
+        if (c->mem_total_kb)
+                f->mem_total_kb = c->mem_total_kb;
+        if (c->page_kb)
+                f->page_kb = c->page_kb;
+        if (c->rsize_bytes)
+                f->rsize_bytes = c->rsize_bytes;
+        if (c->chunk_bytes)
+                f->chunk_bytes = c->chunk_bytes;
+        if (c->stripe_bytes)
+                f->stripe_bytes = c->stripe_bytes;
+        if (c->data_disks)
+                f->data_disks = c->data_disks;
+        if (c->current_kb)
+                f->current_kb = c->current_kb;
+        if (c->current_unknown)
+                f->current_known = false;
+        if (c->transport)
+                f->transport = c->transport;
+        if (c->class)
+                f->class = c->class;
+        if (c->fstype)
+                ra_facts_set(&f->fstype, c->fstype);
+        if (c->mount_point)
+                ra_facts_set(&f->mount_point, c->mount_point);
+        if (c->server)
+                ra_facts_set(&f->server, c->server);
+        if (c->nfs_version)
+                ra_facts_set(&f->nfs_version, c->nfs_version);
+        for (size_t i = 0; i < 2 && c->props[i].key; i++)
+                CHECK_INT(0, ra_facts_add_prop(f, c->props[i].key, c->props[i].value));
+        if (c->shape == BTRFS)
+                ra_facts_classify(f);
 }
 
-static void test_small_memory_host(void)
+static void check_verdict(const struct run *run, const struct verdict_want *w)
 {
+        const struct ra_rule_trace *t = traced(run, w->section);
+
+        if (!t) {
+                fprintf(stderr, "    rule %s not traced\n", w->section);
+                test_fail(__FILE__, __LINE__, "rule traced");
+                return;
+        }
+        CHECK_STR(ra_verdict_to_string(w->verdict), ra_verdict_to_string(t->verdict));
+        if (w->value_kb)
+                CHECK_U64(w->value_kb, t->value_kb);
+}
+
+static void run_decide_case(const void *arg)
+{
+        const struct decide_case *c = arg;
         struct prof pr;
         struct ra_facts f;
         struct run run;
 
-        prof_vendor(&pr, "default", "");
-        hdd(&f, "sda");
-        f.mem_total_kb = MIB_KB(256);
+        if (c->vendor)
+                prof_vendor(&pr, c->vendor, c->text ? c->text : "");
+        else
+                prof_parse_text(&pr, "/test/case.conf", c->text);
+        build(&f, c);
         decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 256, "disk");
-        CHECK_U64(256, run.d.memory_cap_kb);
-
-        f.mem_total_kb = MIB_KB(16);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 32, "disk");
-        CHECK_U64(32, run.d.memory_cap_kb);
-
-        f.mem_total_kb = MIB_KB(512);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
+        CHECK_INT(c->error, run.d.error);
+        CHECK_INT(c->keep, run.d.keep);
+        CHECK_U64(c->target_kb, run.d.target_kb);
+        CHECK_STR(c->rule, section_of(run.d.rule));
+        if (c->reason)
+                CHECK_CONTAINS(run.d.reason, c->reason);
+        if (c->rule_kb)
+                CHECK_U64(c->rule_kb, run.d.rule_kb);
+        if (c->clamped_kb)
+                CHECK_U64(c->clamped_kb, run.d.clamped_kb);
+        if (c->memory_cap_kb)
+                CHECK_U64(c->memory_cap_kb, run.d.memory_cap_kb);
+        if (c->device_cap_kb)
+                CHECK_U64(c->device_cap_kb, run.d.device_cap_kb);
+        for (size_t i = 0; i < 3 && c->verdicts[i].section; i++)
+                check_verdict(&run, &c->verdicts[i]);
         ra_facts_done(&f);
         prof_done(&pr);
+}
+
+/* ---- cases of their own ----------------------------------------------------- */
+
+/* What the globs cases' Property= rules rely on: properties read back. */
+static void test_props_read_back(void)
+{
+        struct ra_facts f;
+
+        hdd(&f, "sda");
+        CHECK_INT(0, ra_facts_add_prop(&f, "ID_BUS", "ata"));
+        CHECK_INT(0, ra_facts_add_prop(&f, "ID_SERIAL", "WD-WCC4E1234567"));
+        CHECK_STR("WD-WCC4E1234567", ra_facts_get_prop(&f, "ID_SERIAL"));
+        CHECK(ra_facts_get_prop(&f, "ID_WWN") == NULL);
+        ra_facts_done(&f);
 }
 
 static void test_caps_switched_off(void)
@@ -438,379 +728,10 @@ static void test_caps_switched_off(void)
         CHECK_U64(0, run.d.memory_cap_kb);
         ra_facts_done(&f);
 
-        base(&f, "sdb");
-        f.class = RA_CLASS_REMOVABLE;
-        f.removable = true;
-        f.size_bytes = GIB_BYTES(1);
+        removable(&f, "sdb");
         decide(&run, &pr, &f);
         CHECK_TARGET(&run, 512, "disk");
         CHECK_U64(0, run.d.device_cap_kb);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_nfs(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        nfs(&f, MIB_BYTES(1));
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 4096, "nfs");
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_NO_MATCH); /* Kind=block */
-        CHECK_VERDICT(&run, "nfs", RA_VERDICT_MATCHED);
-        ra_facts_done(&f);
-
-        nfs(&f, KIB_BYTES(32));
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "nfs");
-        ra_facts_done(&f);
-
-        /* On a 1 GiB host the memory cap holds 4 MiB down to 1 MiB. */
-        nfs(&f, MIB_BYTES(1));
-        f.mem_total_kb = MIB_KB(1024);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "nfs");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_other_network_keep(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        nfs(&f, MIB_BYTES(1));
-        f.class = RA_CLASS_FUSE;
-        ra_facts_set(&f.fstype, "fuse.sshfs");
-        decide(&run, &pr, &f);
-        CHECK_KEEP(&run, "other-network");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_name_rule_overrides_class_rule(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "[Rule sda]\nName=sda\nSize=2M\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 2048, "sda");
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_OVERRIDDEN);
-        CHECK_VERDICT(&run, "sda", RA_VERDICT_MATCHED);
-        CHECK_VERDICT(&run, "raid", RA_VERDICT_NO_MATCH);
-        ra_facts_done(&f);
-
-        hdd(&f, "sdb");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        CHECK_VERDICT(&run, "sda", RA_VERDICT_NO_MATCH);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_earlier_specific_rule_loses(void)
-{
-        /* Order matters, not specificity: a class rule after a name rule wins. */
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_parse_text(&pr, "/test/order.conf",
-                        "[Profile]\nDefault=512K\n"
-                        "[Rule sda]\nName=sda\nSize=2M\n"
-                        "[Rule hdd]\nClass=hdd\nSize=1M\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "hdd");
-        CHECK_VERDICT(&run, "sda", RA_VERDICT_OVERRIDDEN);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_globs_and_properties(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default",
-                    "[Rule nvme]\nName=vd* nvme*n1\nSize=1M\n"
-                    "[Rule wd]\nProperty=ID_SERIAL=WD-*\nSize=768K\n"
-                    "[Rule usb-flash]\nTransport=usb\nRotational=no\nSize=128K\n");
-
-        ssd(&f, "nvme0n1");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "nvme");
-        ra_facts_done(&f);
-
-        ssd(&f, "nvme0n2");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        ra_facts_done(&f);
-
-        hdd(&f, "sda");
-        CHECK_INT(0, ra_facts_add_prop(&f, "ID_BUS", "ata"));
-        CHECK_INT(0, ra_facts_add_prop(&f, "ID_SERIAL", "WD-WCC4E1234567"));
-        CHECK_STR("WD-WCC4E1234567", ra_facts_get_prop(&f, "ID_SERIAL"));
-        CHECK(ra_facts_get_prop(&f, "ID_WWN") == NULL);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 768, "wd");
-        ra_facts_done(&f);
-
-        hdd(&f, "sdb");
-        CHECK_INT(0, ra_facts_add_prop(&f, "ID_SERIAL", "ST4000-Z1Z"));
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        ra_facts_done(&f);
-
-        /* A USB stick (not rotational) gets 128K; a USB disk does not. */
-        base(&f, "sdc");
-        f.class = RA_CLASS_REMOVABLE;
-        f.transport = RA_TRANSPORT_USB;
-        f.removable = true;
-        f.size_bytes = GIB_BYTES(32);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 128, "usb-flash");
-        ra_facts_done(&f);
-
-        hdd(&f, "sdd");
-        f.transport = RA_TRANSPORT_USB;
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_mount_rules(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default",
-                    "[Rule media]\nKind=mount\nMountPoint=/srv/*\nFsType=nfs4\nSize=8M\n"
-                    "[Rule v3]\nKind=mount\nNfsVersion=3\nSize=64K\n"
-                    "[Rule backup]\nKind=mount\nServer=backup*\nSize=16M\n");
-        nfs(&f, MIB_BYTES(1));
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 8192, "media");
-        CHECK_VERDICT(&run, "nfs", RA_VERDICT_OVERRIDDEN);
-        CHECK_VERDICT(&run, "v3", RA_VERDICT_NO_MATCH);
-        CHECK_VERDICT(&run, "backup", RA_VERDICT_NO_MATCH);
-        ra_facts_done(&f);
-
-        nfs(&f, MIB_BYTES(1));
-        ra_facts_set(&f.mount_point, "/home");
-        ra_facts_set(&f.server, "backup2.example");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 16384, "backup");
-        ra_facts_done(&f);
-
-        nfs(&f, MIB_BYTES(1));
-        ra_facts_set(&f.fstype, "nfs");
-        ra_facts_set(&f.nfs_version, "3");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "v3");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_failed_size_means_no_target(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        /* 16 GiB^3 in KiB overflows 64 bits. */
-        prof_vendor(&pr, "default", "[Rule huge]\nName=sda\nSize=memory * memory * memory\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK(run.d.error < 0);
-        CHECK_INT(-ERANGE, run.d.error);
-        CHECK_U64(0, run.d.target_kb);
-        CHECK_STR("huge", section_of(run.d.rule));
-        CHECK_VERDICT(&run, "huge", RA_VERDICT_FAILED);
-        ra_facts_done(&f);
-
-        hdd(&f, "sdb");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-
-        prof_vendor(&pr, "default", "[Rule div]\nClass=raid\nSize=stripe / (data_disks - 3)\n");
-        md_raid5(&f);
-        decide(&run, &pr, &f);
-        CHECK_INT(-EDOM, run.d.error);
-        CHECK_U64(0, run.d.target_kb);
-        CHECK_VERDICT(&run, "div", RA_VERDICT_FAILED);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_failed_rule_then_later_rule(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default",
-                    "[Rule huge]\nName=sda\nSize=memory * memory * memory\n"
-                    "[Rule fixed]\nName=sda\nSize=1M\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "fixed");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_rule_clamps(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        /* database: raid gets max(default, chunk), at most 512K. */
-        prof_vendor(&pr, "database", "");
-        md_raid5(&f);
-        f.chunk_bytes = MIB_BYTES(1);
-        f.stripe_bytes = MIB_BYTES(3);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "raid");
-        CHECK_U64(1024, run.d.rule_kb);
-        CHECK_U64(512, run.d.clamped_kb);
-        ra_facts_done(&f);
-
-        ssd(&f, "nvme0n1");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "ssd");
-        ra_facts_done(&f);
-
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 32, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-
-        /* Rule Minimum raises a small value. */
-        prof_vendor(&pr, "default", "[Rule tiny]\nName=sda\nSize=4K\nMinimum=64K\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "tiny");
-        CHECK_U64(4, run.d.rule_kb);
-        CHECK_U64(64, run.d.clamped_kb);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_profile_maximum(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        /* throughput: 4 x a 128 MiB stripe is 512 MiB; the profile stops at 128M. */
-        prof_vendor(&pr, "throughput", "");
-        md_raid5(&f);
-        f.chunk_bytes = MIB_BYTES(32);
-        f.data_disks = 4;
-        f.stripe_bytes = MIB_BYTES(128);
-        f.size_bytes = 1ULL << 60;     /* small-device cap 8388608 */
-        f.mem_total_kb = 1ULL << 30;   /* 1 TiB: memory cap 1048576 */
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 131072, "raid");
-        CHECK_U64(524288, run.d.rule_kb);
-        ra_facts_done(&f);
-
-        ssd(&f, "nvme0n1");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 4096, "ssd");
-        ra_facts_done(&f);
-
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_embedded(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        /* "a 64 MiB board reads ahead 64 KiB, a 16 MiB one 32 KiB" */
-        prof_vendor(&pr, "embedded", "");
-        ssd(&f, "mmcblk0");
-        f.transport = RA_TRANSPORT_MMC;
-        f.size_bytes = GIB_BYTES(8);
-        f.mem_total_kb = MIB_KB(64);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "disk");
-        f.mem_total_kb = MIB_KB(16);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 32, "disk");
-        f.mem_total_kb = MIB_KB(1024);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 128, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_whole_pages(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "[Rule odd]\nName=sda\nSize=1234\n");
-        hdd(&f, "sda");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1232, "odd");
-        CHECK_U64(1234, run.d.rule_kb);
-
-        f.page_kb = 64;
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1216, "odd");
-        ra_facts_done(&f);
-
-        /* 64 KiB pages on a tiny key: still one whole page. */
-        base(&f, "sdb");
-        f.page_kb = 64;
-        f.class = RA_CLASS_REMOVABLE;
-        f.removable = true;
-        f.size_bytes = MIB_BYTES(16);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "disk");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_current_variable(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "[Rule more]\nName=sda\nSize=max(current, 256K)\n");
-        hdd(&f, "sda");
-        f.current_kb = 1024;
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "more");
-
-        f.current_known = false;
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "disk");
-        CHECK_VERDICT(&run, "more", RA_VERDICT_NOT_APPLICABLE);
         ra_facts_done(&f);
         prof_done(&pr);
 }
@@ -891,202 +812,15 @@ static void test_strings(void)
         CHECK_STR("failed", ra_verdict_to_string(RA_VERDICT_FAILED));
 }
 
-/* ---- btrfs: its own bdi, decided like the disks below it -------------------- */
-
-static void test_btrfs_default(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "btrfs");
-        CHECK_VERDICT(&run, "disk", RA_VERDICT_NO_MATCH); /* Kind=block */
-        CHECK_VERDICT(&run, "raid", RA_VERDICT_NO_MATCH);
-        ra_facts_done(&f);
-
-        /* raid10 over 8: stripe 4 x 64K = 256K, two stripes = the default. */
-        btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "raid");
-        CHECK_VERDICT(&run, "btrfs", RA_VERDICT_OVERRIDDEN);
-        ra_facts_done(&f);
-
-        /* raid0 over 8: stripe 512K, 1024. */
-        btrfs_fs(&f, "raid0", 8, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "raid");
-        ra_facts_done(&f);
-
-        /* raid1: no stripe, the raid rule does not apply (class hdd anyway). */
-        btrfs_fs(&f, "raid1", 2, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "btrfs");
-        ra_facts_done(&f);
-
-        /* On RAM-backed members: left alone, like them. */
-        btrfs_fs(&f, "single", 1, RA_CLASS_MEMORY);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_KEEP(&run, "memory");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_btrfs_caps(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "default", "");
-        /* Small-device cap by total size, like a disk: 1 GiB -> 256. */
-        btrfs_fs(&f, "single", 1, RA_CLASS_REMOVABLE);
-        f.size_bytes = GIB_BYTES(1);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 256, "btrfs");
-        CHECK_U64(256, run.d.device_cap_kb);
-        ra_facts_done(&f);
-
-        /* A 256 MiB host: the memory cap, 256. */
-        btrfs_fs(&f, "raid0", 8, RA_CLASS_SSD);
-        f.mem_total_kb = 250000;
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 256, "raid");
-        CHECK_U64(1024, run.d.rule_kb);
-        CHECK_U64(256, run.d.memory_cap_kb);
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_btrfs_other_profiles(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        prof_vendor(&pr, "throughput", "");
-        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 4096, "ssd"); /* the members' class */
-        ra_facts_done(&f);
-        btrfs_fs(&f, "dup", 1, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "btrfs");
-        ra_facts_done(&f);
-        btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 1024, "raid"); /* max(1M, 4 x 256K) */
-        ra_facts_done(&f);
-        prof_done(&pr);
-
-        prof_vendor(&pr, "database", "");
-        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "ssd");
-        ra_facts_done(&f);
-        btrfs_fs(&f, "single", 1, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 32, "btrfs");
-        ra_facts_done(&f);
-        btrfs_fs(&f, "raid0", 4, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 64, "raid"); /* max(32K, chunk 64K) */
-        ra_facts_done(&f);
-        prof_done(&pr);
-
-        prof_vendor(&pr, "embedded", "");
-        btrfs_fs(&f, "single", 1, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 128, "btrfs");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
-static void test_btrfs_rules_by_member(void)
-{
-        struct prof pr;
-        struct ra_facts f;
-        struct run run;
-
-        /* Rotational= and Transport= look at the members; MountPoint= and
-         * FsType= at the mount. */
-        prof_vendor(&pr, "default",
-                    "[Rule spinning-btrfs]\nFsType=btrfs\nRotational=yes\nSize=2M\n"
-                    "[Rule sata]\nKind=mount\nTransport=ata\nMountPoint=/srv/other\nSize=3M\n");
-        btrfs_fs(&f, "single", 2, RA_CLASS_HDD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 2048, "spinning-btrfs");
-        CHECK_VERDICT(&run, "sata", RA_VERDICT_NO_MATCH);
-        (void) ra_facts_set(&f.mount_point, "/srv/other");
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 3072, "sata");
-        ra_facts_done(&f);
-
-        btrfs_fs(&f, "single", 2, RA_CLASS_SSD);
-        ra_facts_classify(&f);
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 512, "btrfs");
-        CHECK_VERDICT(&run, "spinning-btrfs", RA_VERDICT_NO_MATCH);
-        ra_facts_done(&f);
-
-        /* A network mount has no members: Rotational= never matches it. */
-        nfs(&f, MIB_BYTES(1));
-        decide(&run, &pr, &f);
-        CHECK_TARGET(&run, 4096, "nfs");
-        ra_facts_done(&f);
-        prof_done(&pr);
-}
-
 int main(void)
 {
         TEST_MAIN_BEGIN;
-        RUN(test_hdd);
-        RUN(test_ssd);
-        RUN(test_md_raid5);
-        RUN(test_md_raid1_no_stripe);
-        RUN(test_missing_fact_falls_back_to_earlier_rule);
-        RUN(test_zram_keep);
-        RUN(test_optical_keep);
-        RUN(test_removable_small_device_cap);
-        RUN(test_small_memory_host);
+        RUN_TABLE(decide_cases, run_decide_case);
+        RUN(test_props_read_back);
         RUN(test_caps_switched_off);
-        RUN(test_nfs);
-        RUN(test_other_network_keep);
-        RUN(test_name_rule_overrides_class_rule);
-        RUN(test_earlier_specific_rule_loses);
-        RUN(test_globs_and_properties);
-        RUN(test_mount_rules);
-        RUN(test_failed_size_means_no_target);
-        RUN(test_failed_rule_then_later_rule);
-        RUN(test_rule_clamps);
-        RUN(test_profile_maximum);
-        RUN(test_embedded);
-        RUN(test_whole_pages);
-        RUN(test_current_variable);
         RUN(test_trace_verdicts);
         RUN(test_trace_small_or_absent);
         RUN(test_no_rules_leaves_device_alone);
         RUN(test_strings);
-        RUN(test_btrfs_default);
-        RUN(test_btrfs_caps);
-        RUN(test_btrfs_other_profiles);
-        RUN(test_btrfs_rules_by_member);
         TEST_MAIN_END;
 }

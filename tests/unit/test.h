@@ -128,9 +128,11 @@ static inline bool test_has_suffix(const char *s, const char *suffix)
         } while (0)
 
 typedef void (*test_fn)(void);
+typedef void (*test_case_fn)(const void *arg);
 
-/* Runs one case, in a child process unless TEST_NOFORK is set; 1 if it failed. */
-static inline int test_run(const char *name, test_fn fn)
+/* Runs fn(arg) as the case called name, in a child process unless TEST_NOFORK
+ * is set; 1 if it failed. */
+static inline int test_run_with(const char *name, test_case_fn fn, const void *arg)
 {
         int status;
         pid_t pid;
@@ -140,7 +142,7 @@ static inline int test_run(const char *name, test_fn fn)
         if (getenv("TEST_NOFORK")) {
                 int before = test_fails;
 
-                fn();
+                fn(arg);
                 printf("%s %s\n", test_fails == before ? "ok  " : "FAIL", name);
                 return test_fails != before;
         }
@@ -152,7 +154,7 @@ static inline int test_run(const char *name, test_fn fn)
         }
         if (pid == 0) {
                 test_fails = 0;
-                fn();
+                fn(arg);
                 /* exit(), not _exit(): LeakSanitizer checks the case on the way out. */
                 exit(test_fails ? 1 : 0);
         }
@@ -173,7 +175,24 @@ static inline int test_run(const char *name, test_fn fn)
         return 0;
 }
 
+static inline void test_call_plain(const void *arg)
+{
+        (*(const test_fn *)arg)();
+}
+
+/* Runs one case, in a child process unless TEST_NOFORK is set; 1 if it failed. */
+static inline int test_run(const char *name, test_fn fn)
+{
+        return test_run_with(name, test_call_plain, &fn);
+}
+
 #define RUN(fn) (test_failed_cases += test_run(#fn, fn), test_cases++)
+
+/* Table-driven cases: runs fn(&cases[i]) for each element of the array cases,
+ * each as a case of its own named by its .name member. */
+#define RUN_TABLE(cases, fn)                                                            \
+        for (size_t i_ = 0; i_ < sizeof(cases) / sizeof((cases)[0]); i_++)              \
+        (test_failed_cases += test_run_with((cases)[i_].name, (fn), &(cases)[i_]), test_cases++)
 
 #define TEST_MAIN_BEGIN                                                                 \
         int test_failed_cases = 0, test_cases = 0;                                      \
