@@ -308,7 +308,7 @@ struct file_state {
 };
 
 static const struct layer_case {
-        const char *what;
+        const char *name;
         struct put_file put[2];
         /* Expected: the active profile, its Default=, its rules, and files in these states. */
         const char *profile;
@@ -358,27 +358,24 @@ static const struct layer_case {
             { VENDOR "/profiles/default.conf", RA_FILE_MASKED } } },
 };
 
-static void test_layers(void)
+static void run_layer_case(const void *arg)
 {
-        for (size_t i = 0; i < sizeof(layer_cases) / sizeof(layer_cases[0]); i++) {
-                const struct layer_case *t = &layer_cases[i];
-                struct ra_config *c;
+        const struct layer_case *t = arg;
+        struct ra_config *c;
 
-                printf("    -- %s\n", t->what);
-                root_setup();
-                install_vendor();
-                for (size_t j = 0; j < sizeof(t->put) / sizeof(t->put[0]); j++)
-                        put_file(&t->put[j]);
-                c = load();
-                CHECK_INT(0, c->n_errors);
-                CHECK_STR(t->profile, c->profile.name);
-                CHECK_U64(t->default_kb, c->profile.default_kb);
-                CHECK_INT(t->n_rules, c->profile.n_rules);
-                for (size_t j = 0; j < sizeof(t->files) / sizeof(t->files[0]) && t->files[j].rel; j++)
-                        CHECK_FILE(c, t->files[j].rel, t->files[j].state, is_dropin(t->files[j].rel));
-                ra_config_free(c);
-                root_teardown();
-        }
+        root_setup();
+        install_vendor();
+        for (size_t j = 0; j < sizeof(t->put) / sizeof(t->put[0]); j++)
+                put_file(&t->put[j]);
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR(t->profile, c->profile.name);
+        CHECK_U64(t->default_kb, c->profile.default_kb);
+        CHECK_INT(t->n_rules, c->profile.n_rules);
+        for (size_t j = 0; j < sizeof(t->files) / sizeof(t->files[0]) && t->files[j].rel; j++)
+                CHECK_FILE(c, t->files[j].rel, t->files[j].state, is_dropin(t->files[j].rel));
+        ra_config_free(c);
+        root_teardown();
 }
 
 ROOT_CASE(test_etc_profile_replaces_vendor)
@@ -588,7 +585,7 @@ ROOT_CASE(test_dropin_changes_profile_key)
  * profile stays as it was.
  */
 static const struct broken_case {
-        const char *what;
+        const char *name;
         struct put_file other; /* put first: the file that stands in, or one the broken file names */
         struct put_file broken;
         /* Expected: the one error, in the broken file, */
@@ -665,38 +662,35 @@ static const struct broken_case {
           VENDOR "/readahead.conf", 7, "all" },
 };
 
-static void test_broken_files_fall_back(void)
+static void run_broken_case(const void *arg)
 {
-        for (size_t i = 0; i < sizeof(broken_cases) / sizeof(broken_cases[0]); i++) {
-                const struct broken_case *t = &broken_cases[i];
-                const struct ra_diag *d;
-                struct ra_config *c;
+        const struct broken_case *t = arg;
+        const struct ra_diag *d;
+        struct ra_config *c;
 
-                printf("    -- %s\n", t->what);
-                root_setup();
-                install_vendor();
-                put_file(&t->other);
-                put_file(&t->broken);
-                c = load();
-                CHECK_INT(1, c->n_errors);
-                d = diag_at(c, RA_DIAG_ERROR, t->broken.rel, t->line);
-                CHECK(d != NULL);
-                if (d)
-                        CHECK_STR(t->message, d->message);
-                CHECK_FILE(c, t->broken.rel, RA_FILE_BROKEN, is_dropin(t->broken.rel));
-                if (t->stands)
-                        CHECK_FILE(c, t->stands, RA_FILE_USED, is_dropin(t->stands));
-                /* The vendor profile as it was. */
-                CHECK_STR("default", c->profile.name);
-                CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
-                CHECK_U64(512, c->profile.default_kb);
-                CHECK_STR("max(default, 2 * stripe)", size_text_of(&c->profile, "raid"));
-                CHECK_INT(t->n_rules, c->profile.n_rules);
-                if (t->absent_rule)
-                        CHECK(rule_named(&c->profile, t->absent_rule) == NULL);
-                ra_config_free(c);
-                root_teardown();
-        }
+        root_setup();
+        install_vendor();
+        put_file(&t->other);
+        put_file(&t->broken);
+        c = load();
+        CHECK_INT(1, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, t->broken.rel, t->line);
+        CHECK(d != NULL);
+        if (d)
+                CHECK_STR(t->message, d->message);
+        CHECK_FILE(c, t->broken.rel, RA_FILE_BROKEN, is_dropin(t->broken.rel));
+        if (t->stands)
+                CHECK_FILE(c, t->stands, RA_FILE_USED, is_dropin(t->stands));
+        /* The vendor profile as it was. */
+        CHECK_STR("default", c->profile.name);
+        CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
+        CHECK_U64(512, c->profile.default_kb);
+        CHECK_STR("max(default, 2 * stripe)", size_text_of(&c->profile, "raid"));
+        CHECK_INT(t->n_rules, c->profile.n_rules);
+        if (t->absent_rule)
+                CHECK(rule_named(&c->profile, t->absent_rule) == NULL);
+        ra_config_free(c);
+        root_teardown();
 }
 
 ROOT_CASE(test_unknown_key_is_a_warning)
@@ -1067,19 +1061,21 @@ static void test_parse_all_keys(void)
         parsed_done(&t);
 }
 
-/* A line put in a rule or in [Profile], as line 3 of the file. */
-#define IN_RULE(line)    "[Rule a]\nKind=block\n" line "\nSize=1M\n"
-#define IN_PROFILE(line) "[Profile]\nDescription=x\n" line "\n"
+/* A bad line put in a rule or in [Profile], as line 3 of the file, and the case's name. */
+#define IN_RULE(l)    .name = l, .text = "[Rule a]\nKind=block\n" l "\nSize=1M\n", .line = 3
+#define IN_PROFILE(l) .name = l, .text = "[Profile]\nDescription=x\n" l "\n", .line = 3
 #define CHARS_70         "a123456789b123456789c123456789d123456789e123456789f123456789g123456789"
 
 /* A file with one error: the file is refused, and the error is at its line
  * with exactly this message. */
 static const struct parse_error_case {
+        const char *name;
         const char *text;
         unsigned line;
         const char *message;
 } parse_error_cases[] = {
-        { "[Profile]\n"      /* 1 */
+        { "unknown variable in Size=",
+          "[Profile]\n"      /* 1 */
           "Default=512K\n"   /* 2 */
           "\n"               /* 3 */
           "[Rule a]\n"       /* 4 */
@@ -1089,68 +1085,68 @@ static const struct parse_error_case {
           6, "Size=2 * strpe: unknown variable 'strpe'" },
 
         /* Values. */
-        { IN_RULE("Kind=disk"), 3, "Kind=disk: expected block or mount" },
-        { IN_RULE("Class=floppy"), 3, "Class=floppy: unknown Class 'floppy'" },
-        { IN_RULE("Class=hdd floppy"), 3, "Class=hdd floppy: unknown Class 'floppy'" },
-        { IN_RULE("Transport=firewire"), 3, "Transport=firewire: unknown Transport 'firewire'" },
-        { IN_RULE("Rotational=maybe"), 3, "Rotational=maybe is not a boolean (yes or no)" },
-        { IN_RULE("Removable=2"), 3, "Removable=2 is not a boolean (yes or no)" },
-        { IN_RULE("Minimum=12Q"), 3, "Minimum=12Q is not a size (a whole number with K, M or G)" },
-        { IN_RULE("Maximum=-1"), 3, "Maximum=-1 is not a size (a whole number with K, M or G)" },
-        { IN_RULE("Maximum=2G"), 3, "Maximum=2G is larger than 1G" },
-        { IN_RULE("Minimum=1.5M"), 3, "Minimum=1.5M is not a size (a whole number with K, M or G)" },
-        { IN_RULE("Property=NOEQUALS"), 3, "Property=NOEQUALS: expected KEY=GLOB" },
-        { IN_RULE("Size=max(1,"), 3, "Size=max(1,: expected a number, a name or '(' at ''" },
-        { IN_RULE("Size=1.5M"), 3, "Size=1.5M: unexpected '.5M'" },
-        { IN_RULE("Size=2 * chunkk"), 3, "Size=2 * chunkk: unknown variable 'chunkk'" },
-        { IN_PROFILE("Default=12Q"), 3, "Default=12Q is not a size (a whole number with K, M or G)" },
-        { IN_PROFILE("Default=2G"), 3, "Default=2G is larger than 1G" },
-        { IN_PROFILE("Minimum=abc"), 3, "Minimum=abc is not a size (a whole number with K, M or G)" },
-        { IN_PROFILE("Maximum=lots"), 3, "Maximum=lots is not a size (a whole number with K, M or G)" },
-        { IN_PROFILE("MemoryCap=perhaps"), 3, "MemoryCap=perhaps is not a boolean (yes or no)" },
-        { IN_PROFILE("SmallDeviceCap=2"), 3, "SmallDeviceCap=2 is not a boolean (yes or no)" },
+        { IN_RULE("Kind=disk"), .message = "Kind=disk: expected block or mount" },
+        { IN_RULE("Class=floppy"), .message = "Class=floppy: unknown Class 'floppy'" },
+        { IN_RULE("Class=hdd floppy"), .message = "Class=hdd floppy: unknown Class 'floppy'" },
+        { IN_RULE("Transport=firewire"), .message = "Transport=firewire: unknown Transport 'firewire'" },
+        { IN_RULE("Rotational=maybe"), .message = "Rotational=maybe is not a boolean (yes or no)" },
+        { IN_RULE("Removable=2"), .message = "Removable=2 is not a boolean (yes or no)" },
+        { IN_RULE("Minimum=12Q"), .message = "Minimum=12Q is not a size (a whole number with K, M or G)" },
+        { IN_RULE("Maximum=-1"), .message = "Maximum=-1 is not a size (a whole number with K, M or G)" },
+        { IN_RULE("Maximum=2G"), .message = "Maximum=2G is larger than 1G" },
+        { IN_RULE("Minimum=1.5M"), .message = "Minimum=1.5M is not a size (a whole number with K, M or G)" },
+        { IN_RULE("Property=NOEQUALS"), .message = "Property=NOEQUALS: expected KEY=GLOB" },
+        { IN_RULE("Size=max(1,"), .message = "Size=max(1,: expected a number, a name or '(' at ''" },
+        { IN_RULE("Size=1.5M"), .message = "Size=1.5M: unexpected '.5M'" },
+        { IN_RULE("Size=2 * chunkk"), .message = "Size=2 * chunkk: unknown variable 'chunkk'" },
+        { IN_PROFILE("Default=12Q"), .message = "Default=12Q is not a size (a whole number with K, M or G)" },
+        { IN_PROFILE("Default=2G"), .message = "Default=2G is larger than 1G" },
+        { IN_PROFILE("Minimum=abc"), .message = "Minimum=abc is not a size (a whole number with K, M or G)" },
+        { IN_PROFILE("Maximum=lots"), .message = "Maximum=lots is not a size (a whole number with K, M or G)" },
+        { IN_PROFILE("MemoryCap=perhaps"), .message = "MemoryCap=perhaps is not a boolean (yes or no)" },
+        { IN_PROFILE("SmallDeviceCap=2"), .message = "SmallDeviceCap=2 is not a boolean (yes or no)" },
 
         /* Values that do not fit: a property glob (ra_rule_prop.glob, 128). */
-        { "[Rule a]\nProperty=ID_SERIAL=" CHARS_70 CHARS_70 "\nSize=1M\n", 2,
+        { "overlong Property= glob", "[Rule a]\nProperty=ID_SERIAL=" CHARS_70 CHARS_70 "\nSize=1M\n", 2,
           "Property=ID_SERIAL=" CHARS_70 CHARS_70 " is too long" },
 
         /* Sections and syntax. */
-        { "[Rule a]\nSize=1M\n\n[Frobnicate]\nX=1\n", 4,
+        { "unknown section", "[Rule a]\nSize=1M\n\n[Frobnicate]\nX=1\n", 4,
           "unknown section [Frobnicate] (expected [Profile] or [Rule NAME])" },
-        { "[Rule]\nSize=1M\n", 1, "unknown section [Rule] (expected [Profile] or [Rule NAME])" },
+        { "[Rule] without a name", "[Rule]\nSize=1M\n", 1,
+          "unknown section [Rule] (expected [Profile] or [Rule NAME])" },
         /* Longer than ra_rule.section (64). */
-        { "[Rule " CHARS_70 "]\nSize=1M\n", 1, "invalid rule name '" CHARS_70 "' (letters, digits, '-', '_', '.')" },
+        { "overlong rule name", "[Rule " CHARS_70 "]\nSize=1M\n", 1,
+          "invalid rule name '" CHARS_70 "' (letters, digits, '-', '_', '.')" },
         /* No inline comment in a header: it is part of the name. */
-        { "[Rule a ;comment]\nSize=1M\n", 1, "invalid rule name 'a ;comment' (letters, digits, '-', '_', '.')" },
-        { "Default=512K\n[Profile]\n", 1, "Default= outside of any section" },
-        { "[Profile]\nDefault 512K\n", 2, "syntax error (expected [Section] or Key=Value)" },
-        { "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n", 3, "section header without ']'" },
+        { "comment in a header", "[Rule a ;comment]\nSize=1M\n", 1,
+          "invalid rule name 'a ;comment' (letters, digits, '-', '_', '.')" },
+        { "key before any section", "Default=512K\n[Profile]\n", 1, "Default= outside of any section" },
+        { "no '='", "[Profile]\nDefault 512K\n", 2, "syntax error (expected [Section] or Key=Value)" },
+        { "header without ']'", "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n", 3, "section header without ']'" },
 };
 
-static void test_parse_errors(void)
+static void run_parse_error_case(const void *arg)
 {
-        for (size_t i = 0; i < sizeof(parse_error_cases) / sizeof(parse_error_cases[0]); i++) {
-                const struct parse_error_case *e = &parse_error_cases[i];
-                const struct ra_diag *d;
-                struct parsed t;
+        const struct parse_error_case *e = arg;
+        const struct ra_diag *d;
+        struct parsed t;
 
-                printf("    -- case %zu, line %u\n", i, e->line);
-                parse(&t, e->text);
-                CHECK(t.r < 0);
-                CHECK_INT(1, t.c->n_errors);
-                d = pdiag(&t, RA_DIAG_ERROR, e->line);
-                CHECK(d != NULL);
-                if (d) {
-                        CHECK_STR("/test/p.conf", d->file);
-                        CHECK_STR(e->message, d->message);
-                }
-                parsed_done(&t);
+        parse(&t, e->text);
+        CHECK(t.r < 0);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, e->line);
+        CHECK(d != NULL);
+        if (d) {
+                CHECK_STR("/test/p.conf", d->file);
+                CHECK_STR(e->message, d->message);
         }
+        parsed_done(&t);
 }
 
 /* Files that parse without a word: their Default=, rules and the first rule. */
 static const struct parse_good_case {
-        const char *what;
+        const char *name;
         const char *text;
         size_t len; /* 0: all of text */
         uint64_t default_kb;
@@ -1167,24 +1163,21 @@ static const struct parse_good_case {
         { "length", "[Profile]\nDefault=256K\n[Rule a]\nSize=12Q\n", 23, 256, 0, NULL, NULL },
 };
 
-static void test_parse_good(void)
+static void run_parse_good_case(const void *arg)
 {
-        for (size_t i = 0; i < sizeof(parse_good_cases) / sizeof(parse_good_cases[0]); i++) {
-                const struct parse_good_case *g = &parse_good_cases[i];
-                struct parsed t;
+        const struct parse_good_case *g = arg;
+        struct parsed t;
 
-                printf("    -- %s\n", g->what);
-                parse_len(&t, g->text, g->len ? g->len : strlen(g->text));
-                CHECK_INT(0, t.r);
-                CHECK_INT(0, t.c->n_diags);
-                CHECK_U64(g->default_kb, t.p.default_kb);
-                CHECK_INT(g->n_rules, t.p.n_rules);
-                if (g->n_rules > 0 && t.p.n_rules > 0) {
-                        CHECK_STR(g->names, t.p.rules[0].names);
-                        CHECK_STR(g->size_text, t.p.rules[0].size_text);
-                }
-                parsed_done(&t);
+        parse_len(&t, g->text, g->len ? g->len : strlen(g->text));
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_diags);
+        CHECK_U64(g->default_kb, t.p.default_kb);
+        CHECK_INT(g->n_rules, t.p.n_rules);
+        if (g->n_rules > 0 && t.p.n_rules > 0) {
+                CHECK_STR(g->names, t.p.rules[0].names);
+                CHECK_STR(g->size_text, t.p.rules[0].size_text);
         }
+        parsed_done(&t);
 }
 
 static void test_parse_unknown_key_warns(void)
@@ -1351,7 +1344,7 @@ int main(void)
 {
         TEST_MAIN_BEGIN;
         RUN(test_vendor_default);
-        RUN(test_layers);
+        RUN_TABLE(layer_cases, run_layer_case);
         RUN(test_etc_profile_replaces_vendor);
         RUN(test_relative_devnull_link_masks_profile);
         RUN(test_link_to_other_device_does_not_mask);
@@ -1360,7 +1353,7 @@ int main(void)
         RUN(test_etc_dropin_masks_vendor_dropin);
         RUN(test_dropin_changes_one_key_and_adds_rule);
         RUN(test_dropin_changes_profile_key);
-        RUN(test_broken_files_fall_back);
+        RUN_TABLE(broken_cases, run_broken_case);
         RUN(test_unknown_key_is_a_warning);
         RUN(test_overlong_line_is_an_error);
         RUN(test_binary_garbage_is_an_error);
@@ -1373,8 +1366,8 @@ int main(void)
         RUN(test_free_null);
         RUN(test_search_path);
         RUN(test_parse_all_keys);
-        RUN(test_parse_errors);
-        RUN(test_parse_good);
+        RUN_TABLE(parse_error_cases, run_parse_error_case);
+        RUN_TABLE(parse_good_cases, run_parse_good_case);
         RUN(test_parse_unknown_key_warns);
         RUN(test_parse_line_length);
         RUN(test_parse_nul_bytes);
