@@ -21,6 +21,9 @@
  * A file with any error is dropped whole; the next file of that name down the
  * search path stands in its place, so a typo in /etc never leaves devices
  * with a half-read rule.
+ *
+ * config.c loads; conf-files.c decides which files (search path, masks,
+ * drop-ins); conf-parse.c reads each one (its keys[] table lists every key).
  */
 
 #define RA_MATCH_MAX 256

@@ -1,0 +1,259 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Which files make up a configuration file: the search path, masks, drop-ins
+ * (see conf-files.h). What a file says is conf-parse.c's business.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "conf-files.h"
+#include "config-internal.h"
+
+const char *const ra_config_dirs[] = {
+        "/etc/readahead-agent",
+        "/run/readahead-agent",
+        RA_VENDOR_DIR,
+        NULL,
+};
+
+/* A path that does not fit is not looked at, rather than looked at cut short. */
+static bool join(char *buf, size_t size, const char *root, const char *dir, const char *rel,
+                 const char *suffix) {
+        int n = snprintf(buf, size, "%s%s/%s%s", root, dir, rel, suffix);
+        return n > 0 && (size_t) n < size;
+}
+
+static void note_file(struct ra_config *c, const char *path, enum ra_file_state state, bool dropin) {
+        struct ra_config_file *f = ra_config_append((void **) &c->files, &c->n_files, SIZE_MAX, sizeof(*f));
+        struct stat st;
+
+        if (!f)
+                return;
+        snprintf(f->path, sizeof(f->path), "%s", path);
+        f->state = state;
+        f->dropin = dropin;
+        if (stat(path, &st) == 0) {
+                f->dev = st.st_dev;
+                f->ino = st.st_ino;
+                f->size = (uint64_t) st.st_size;
+                f->mtime_ns = (uint64_t) st.st_mtim.tv_sec * 1000000000u + (uint64_t) st.st_mtim.tv_nsec;
+        }
+}
+
+/* Whether a file that stats as st is /dev/null itself, compared by device
+ * number: the link's text may name it any way ("../../dev/null"). */
+static bool is_dev_null(const struct stat *st) {
+        struct stat null_st;
+        return S_ISCHR(st->st_mode) && stat("/dev/null", &null_st) == 0 && S_ISCHR(null_st.st_mode) &&
+               st->st_rdev == null_st.st_rdev;
+}
+
+/* A symlink to /dev/null or an empty file masks the files below it. */
+static bool is_mask(const char *path, const struct stat *st) {
+        struct stat tst;
+        bool resolves = stat(path, &tst) == 0;
+
+        if (S_ISLNK(st->st_mode)) {
+                char target[16];
+                /* The text alone still masks where /dev/null is missing (a bare chroot). */
+                ssize_t n = readlink(path, target, sizeof(target) - 1);
+                if (n > 0) {
+                        target[n] = 0;
+                        if (strcmp(target, "/dev/null") == 0)
+                                return true;
+                }
+                if (resolves && is_dev_null(&tst))
+                        return true;
+        }
+        return resolves && S_ISREG(tst.st_mode) && tst.st_size == 0;
+}
+
+static int read_file(struct ra_config *c, const char *path, char **ret, size_t *ret_len) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat st;
+        char *buf;
+        ssize_t n;
+
+        if (fd < 0) {
+                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "cannot open: %s", strerror(errno));
+                return -errno;
+        }
+        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "not a regular file");
+                close(fd);
+                return -EINVAL;
+        }
+        if (st.st_size > RA_FILE_SIZE_MAX) {
+                /* Name the line the limit falls in: where to start cutting. */
+                char *head = malloc(RA_FILE_SIZE_MAX);
+                unsigned line = 1;
+                ssize_t got = head ? read(fd, head, RA_FILE_SIZE_MAX) : -1;
+                for (ssize_t i = 0; i < got; i++)
+                        line += head[i] == '\n';
+                free(head);
+                ra_config_diag(c, RA_DIAG_ERROR, path, line,
+                               "file larger than %d bytes (the limit is in this line)", RA_FILE_SIZE_MAX);
+                close(fd);
+                return -EFBIG;
+        }
+        buf = malloc((size_t) st.st_size + 1);
+        if (!buf) {
+                close(fd);
+                return -ENOMEM;
+        }
+        n = read(fd, buf, (size_t) st.st_size + 1);
+        close(fd);
+        if (n < 0 || n > st.st_size) {
+                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "cannot read: %s",
+                               n < 0 ? strerror(errno) : "file grew");
+                free(buf);
+                return -EIO;
+        }
+        *ret = buf;
+        *ret_len = (size_t) n;
+        return 0;
+}
+
+int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_conf_parse_fn parse,
+                       void *userdata) {
+        int result = RA_CONF_NONE;
+
+        for (const char *const *dir = ra_config_dirs; *dir; dir++) {
+                char path[RA_PATH_MAX];
+                struct stat st;
+
+                if (!join(path, sizeof(path), c->root, *dir, rel, "")) {
+                        ra_config_diag(c, RA_DIAG_ERROR, *dir, 0,
+                                       "path of %.80s... longer than %d bytes, not read", rel, RA_PATH_MAX - 1);
+                        continue;
+                }
+                if (lstat(path, &st) < 0)
+                        continue;
+                if (result != RA_CONF_NONE) {
+                        note_file(c, path, RA_FILE_MASKED, dropin);
+                        continue;
+                }
+                if (is_mask(path, &st)) {
+                        note_file(c, path, RA_FILE_MASK, dropin);
+                        result = RA_CONF_MASKED;
+                        continue;
+                }
+
+                char *buf = NULL;
+                size_t len = 0;
+                int r = read_file(c, path, &buf, &len);
+                if (r == -ENOMEM)
+                        return r;
+                if (r >= 0) {
+                        r = parse(c, userdata, path, buf, len);
+                        free(buf);
+                        if (r == -ENOMEM)
+                                return r;
+                }
+                if (r < 0) {
+                        note_file(c, path, RA_FILE_BROKEN, dropin);
+                        continue; /* the next one down stands in */
+                }
+                note_file(c, path, RA_FILE_USED, dropin);
+                result = RA_CONF_USED;
+        }
+        return result;
+}
+
+static int cmp_str(const void *a, const void *b) {
+        return strcmp(*(char *const *) a, *(char *const *) b);
+}
+
+static void strv_free(char **names, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                free(names[i]);
+        free(names);
+}
+
+/* Adds the *.conf basenames in dir that names does not hold yet. */
+static int list_dir(const char *dir, char ***names, size_t *n) {
+        DIR *d = opendir(dir);
+        int r = 0;
+
+        if (!d)
+                return 0;
+        for (struct dirent *de; r == 0 && (de = readdir(d));) {
+                size_t l = strlen(de->d_name);
+                bool seen = false;
+
+                if (de->d_name[0] == '.' || l < 6 || strcmp(de->d_name + l - 5, ".conf") != 0)
+                        continue;
+                for (size_t i = 0; i < *n && !seen; i++)
+                        seen = strcmp((*names)[i], de->d_name) == 0;
+                if (seen)
+                        continue;
+                if (*n % 16 == 0) {
+                        char **nn = realloc(*names, (*n + 16) * sizeof(char *));
+                        if (!nn) {
+                                r = -ENOMEM;
+                                break;
+                        }
+                        *names = nn;
+                }
+                if (!((*names)[*n] = strdup(de->d_name)))
+                        r = -ENOMEM;
+                else
+                        (*n)++;
+        }
+        closedir(d);
+        return r;
+}
+
+/* The drop-ins' basenames from every directory, sorted. */
+static int list_dropins(struct ra_config *c, const char *rel, char ***ret, size_t *ret_n) {
+        char **names = NULL;
+        size_t n = 0;
+
+        for (const char *const *dir = ra_config_dirs; *dir; dir++) {
+                char path[RA_PATH_MAX];
+                if (!join(path, sizeof(path), c->root, *dir, rel, ".d"))
+                        continue; /* ra_conf_files_read() already said the root is too long */
+                if (list_dir(path, &names, &n) < 0) {
+                        strv_free(names, n);
+                        return -ENOMEM;
+                }
+        }
+        if (n > 0)
+                qsort(names, n, sizeof(char *), cmp_str);
+        *ret = names;
+        *ret_n = n;
+        return 0;
+}
+
+int ra_conf_files_read_dropins(struct ra_config *c, const char *rel, ra_conf_parse_fn parse, void *userdata) {
+        char **names;
+        size_t n;
+        int r = list_dropins(c, rel, &names, &n);
+
+        if (r < 0)
+                return r;
+        if (n > RA_DROPINS_MAX) {
+                char dir[RA_PATH_MAX];
+                snprintf(dir, sizeof(dir), "%s.d", rel);
+                ra_config_diag(c, RA_DIAG_ERROR, dir, 0,
+                               "%zu drop-ins, more than %d: from %.60s on, in name order, none is read", n,
+                               RA_DROPINS_MAX, names[RA_DROPINS_MAX]);
+        }
+        for (size_t i = 0; i < n && i < RA_DROPINS_MAX && r >= 0; i++) {
+                char drel[RA_PATH_MAX];
+                if (snprintf(drel, sizeof(drel), "%s.d/%s", rel, names[i]) >= (int) sizeof(drel)) {
+                        ra_config_diag(c, RA_DIAG_ERROR, rel, 0, "drop-in name %.60s... too long, not read",
+                                       names[i]);
+                        continue;
+                }
+                r = ra_conf_files_read(c, drel, true, parse, userdata);
+        }
+        strv_free(names, n);
+        return r < 0 ? r : 0;
+}

@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What one configuration file says: inih splits Key=Value lines, our line
+ * reader decides what a section header is, and one table (keys[] below) says
+ * which keys each section has and how to read them. Which files are read is
+ * conf-files.c's business.
+ */
+#include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config-internal.h"
+#include "size.h"
+
+/* ---- profiles --------------------------------------------------------- */
+
+void ra_profile_init(struct ra_profile *p) {
+        *p = (struct ra_profile){
+                .default_kb = 512,
+                .minimum_kb = 32,
+                .maximum_kb = 128 * 1024,
+                .memory_cap = true,
+                .small_device_cap = true,
+        };
+}
+
+void ra_profile_done(struct ra_profile *p) {
+        free(p->rules);
+        p->rules = NULL;
+        p->n_rules = 0;
+}
+
+static int profile_copy(struct ra_profile *dst, const struct ra_profile *src) {
+        *dst = *src;
+        dst->rules = NULL;
+        if (src->n_rules == 0)
+                return 0;
+        dst->rules = malloc(src->n_rules * sizeof(struct ra_rule));
+        if (!dst->rules)
+                return -ENOMEM;
+        memcpy(dst->rules, src->rules, src->n_rules * sizeof(struct ra_rule));
+        return 0;
+}
+
+/* ---- parse state ------------------------------------------------------ */
+
+enum section {
+        SECTION_NONE,    /* before the first header */
+        SECTION_UNKNOWN, /* a bad header: its keys are skipped, it was reported once */
+        SECTION_AGENT,   /* [Agent] in readahead.conf */
+        SECTION_PROFILE, /* [Profile] */
+        SECTION_RULE,    /* [Rule NAME] */
+};
+
+/* What the INI callbacks need: where they are and what they fill. */
+struct parse_ctx {
+        struct ra_config *c;
+        const char *path;
+        unsigned line;
+        unsigned errors;
+        size_t first_new_rule;
+
+        /* Exactly one of these is set. */
+        struct ra_profile *profile;
+        struct ra_agent_settings *agent; /* readahead.conf */
+
+        /* Current section. */
+        enum section section;
+        size_t rule;
+        unsigned limits_line; /* the last [Profile] Default=, Minimum= or Maximum= */
+};
+
+#define parse_error(ctx, ...)                                                                      \
+        do {                                                                                       \
+                (ctx)->errors++;                                                                   \
+                ra_config_diag((ctx)->c, RA_DIAG_ERROR, (ctx)->path, (ctx)->line, __VA_ARGS__);    \
+        } while (0)
+#define parse_warning(ctx, ...) ra_config_diag((ctx)->c, RA_DIAG_WARNING, (ctx)->path, (ctx)->line, __VA_ARGS__)
+
+/* ---- section headers -------------------------------------------------- */
+
+static bool valid_name(const char *s, size_t max) {
+        size_t n = 0;
+        for (; s[n]; n++)
+                if (!isalnum((unsigned char) s[n]) && !strchr("-_.", s[n]))
+                        return false;
+        return n > 0 && n < max;
+}
+
+static int rule_add(struct parse_ctx *ctx, const char *name) {
+        struct ra_profile *p = ctx->profile;
+
+        for (size_t i = 0; i < p->n_rules; i++)
+                if (strcmp(p->rules[i].section, name) == 0) {
+                        ctx->rule = i;
+                        return 0;
+                }
+
+        if (p->n_rules >= RA_RULES_MAX) {
+                parse_error(ctx, "too many rules (at most %d)", RA_RULES_MAX);
+                return -E2BIG;
+        }
+        struct ra_rule *rules = realloc(p->rules, (p->n_rules + 1) * sizeof(struct ra_rule));
+        if (!rules)
+                return -ENOMEM;
+        p->rules = rules;
+
+        struct ra_rule *r = &rules[p->n_rules];
+        *r = (struct ra_rule){ .kind = -1, .rotational = -1, .removable = -1, .line = ctx->line };
+        snprintf(r->section, sizeof(r->section), "%s", name);
+        snprintf(r->file, sizeof(r->file), "%s", ctx->path);
+        ctx->rule = p->n_rules++;
+        return 0;
+}
+
+static void on_section(struct parse_ctx *ctx, const char *section) {
+        if (ctx->agent) {
+                if (strcmp(section, "Agent") == 0) {
+                        ctx->section = SECTION_AGENT;
+                        return;
+                }
+        } else if (strcmp(section, "Profile") == 0) {
+                ctx->section = SECTION_PROFILE;
+                return;
+        } else if (strncmp(section, "Rule ", 5) == 0) {
+                const char *name = section + 5;
+                while (*name == ' ')
+                        name++;
+                if (!valid_name(name, sizeof(((struct ra_rule *) 0)->section))) {
+                        parse_error(ctx, "invalid rule name '%s' (letters, digits, '-', '_', '.')",
+                                    name);
+                        ctx->section = SECTION_UNKNOWN;
+                        return;
+                }
+                ctx->section = rule_add(ctx, name) < 0 ? SECTION_UNKNOWN : SECTION_RULE;
+                return;
+        }
+        parse_error(ctx, "unknown section [%s]%s", section,
+                    ctx->agent ? " (expected [Agent])" : " (expected [Profile] or [Rule NAME])");
+        ctx->section = SECTION_UNKNOWN;
+}
+
+/*
+ * The one place that says what a section header is: a line that starts with
+ * '[', named up to the first ']'. Returns false for any other line. The line
+ * is consumed: inih never sees a header, so its section argument is always "".
+ */
+static bool section_header(struct parse_ctx *ctx, char *line) {
+        if (line[0] != '[')
+                return false;
+        char *end = strchr(line, ']');
+        if (!end) {
+                parse_error(ctx, "section header without ']'");
+                ctx->section = SECTION_UNKNOWN;
+        } else {
+                *end = 0;
+                on_section(ctx, line + 1);
+        }
+        line[0] = 0;
+        return true;
+}
+
+/* ---- keys ------------------------------------------------------------- */
+
+struct key;
+/* Reads value into field (inside the section's struct); reports its own
+ * errors with file:line and returns < 0 on them. */
+typedef int (*key_parse_fn)(struct parse_ctx *ctx, const struct key *k, const char *value, void *field);
+
+struct key {
+        enum section section;
+        const char *name;
+        key_parse_fn parse;
+        size_t offset, size; /* the field in ra_agent_settings, ra_profile or ra_rule */
+        unsigned max;        /* the largest number, or how many names a mask knows */
+        const char *(*name_of)(unsigned); /* masks: the name of each bit */
+        bool limit;          /* sets a limit: its line is where the limits were last set */
+};
+
+static int key_size(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        assert(k->size == sizeof(uint64_t));
+        int r = ra_parse_size_kb(value, field);
+        if (r == -ERANGE)
+                parse_error(ctx, "%s=%s is larger than 1G", k->name, value);
+        else if (r < 0)
+                parse_error(ctx, "%s=%s is not a size (a whole number with K, M or G)", k->name, value);
+        return r;
+}
+
+static int bool_value(struct parse_ctx *ctx, const char *name, const char *value, bool *ret) {
+        int r = ra_parse_bool(value, ret);
+        if (r < 0)
+                parse_error(ctx, "%s=%s is not a boolean (yes or no)", name, value);
+        return r;
+}
+
+static int key_bool(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        assert(k->size == sizeof(bool));
+        return bool_value(ctx, k->name, value, field);
+}
+
+/* A boolean, or empty for "either" (-1). */
+static int key_tristate(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        int *ret = field;
+        bool b;
+
+        assert(k->size == sizeof(int));
+        if (*value == 0) {
+                *ret = -1;
+                return 0;
+        }
+        if (bool_value(ctx, k->name, value, &b) < 0)
+                return -EINVAL;
+        *ret = b;
+        return 0;
+}
+
+static int copy_value(struct parse_ctx *ctx, const char *name, const char *value, char *dst, size_t size) {
+        if (strlen(value) >= size) {
+                parse_error(ctx, "%s= is longer than %zu characters", name, size - 1);
+                return -E2BIG;
+        }
+        strcpy(dst, value);
+        return 0;
+}
+
+static int key_string(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        return copy_value(ctx, k->name, value, field, k->size);
+}
+
+/* A space-separated list of names, as a bit mask. */
+static int key_mask(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        unsigned mask = 0;
+        char buf[RA_MATCH_MAX], *save = NULL;
+
+        assert(k->size == sizeof(unsigned) && k->max <= 32);
+        if (copy_value(ctx, k->name, value, buf, sizeof(buf)) < 0)
+                return -E2BIG;
+        for (char *w = strtok_r(buf, " \t,", &save); w; w = strtok_r(NULL, " \t,", &save)) {
+                unsigned i;
+                for (i = 0; i < k->max; i++)
+                        if (strcmp(w, k->name_of(i)) == 0)
+                                break;
+                if (i == k->max) {
+                        parse_error(ctx, "%s=%s: unknown %s '%s'", k->name, value, k->name, w);
+                        return -EINVAL;
+                }
+                mask |= 1u << i;
+        }
+        *(unsigned *) field = mask;
+        return 0;
+}
+
+static const char *class_name(unsigned i) {
+        return ra_class_to_string((enum ra_class) i);
+}
+
+static const char *transport_name(unsigned i) {
+        return ra_transport_to_string((enum ra_transport) i);
+}
+
+static int key_kind(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        int *kind = field;
+
+        (void) k; /* only the assertion reads it */
+        assert(k->size == sizeof(int));
+        if (strcmp(value, "block") == 0)
+                *kind = RA_KIND_BLOCK;
+        else if (strcmp(value, "mount") == 0)
+                *kind = RA_KIND_MOUNT;
+        else if (*value == 0)
+                *kind = -1;
+        else {
+                parse_error(ctx, "Kind=%s: expected block or mount", value);
+                return -EINVAL;
+        }
+        return 0;
+}
+
+/* Size=: "keep" or an expression; field is the whole rule. */
+static int key_rule_size(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        struct ra_rule *r = field;
+        char err[128];
+
+        (void) k;
+        if (strcmp(value, "keep") == 0) {
+                r->keep = true;
+                r->size = (struct ra_expr){};
+        } else if (ra_expr_compile(value, &r->size, err, sizeof(err)) < 0 ||
+                   ra_expr_check_constants(&r->size, err, sizeof(err)) < 0) {
+                /* Also what fails whatever the device: "1M/0" would make
+                 * every device it matches fail at run time. */
+                parse_error(ctx, "Size=%s: %s", value, err);
+                return -EINVAL;
+        } else
+                r->keep = false;
+        r->has_size = true;
+        snprintf(r->size_text, sizeof(r->size_text), "%s", value);
+        snprintf(r->size_file, sizeof(r->size_file), "%s", ctx->path);
+        r->size_line = ctx->line;
+        return 0;
+}
+
+/* Property=KEY=GLOB adds a match, empty resets the list; field is the whole rule. */
+static int key_rule_property(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        struct ra_rule *r = field;
+        const char *eq = strchr(value, '=');
+
+        (void) k;
+        if (*value == 0) {
+                r->n_props = 0;
+                return 0;
+        }
+        if (!eq || eq == value) {
+                parse_error(ctx, "Property=%s: expected KEY=GLOB", value);
+                return -EINVAL;
+        }
+        if (r->n_props >= RA_RULE_PROPS_MAX) {
+                parse_error(ctx, "too many Property= matches (at most %d)", RA_RULE_PROPS_MAX);
+                return -E2BIG;
+        }
+        struct ra_rule_prop *rp = &r->props[r->n_props];
+        size_t kl = (size_t) (eq - value);
+        if (kl >= sizeof(rp->key) || strlen(eq + 1) >= sizeof(rp->glob)) {
+                parse_error(ctx, "Property=%s is too long", value);
+                return -E2BIG;
+        }
+        memcpy(rp->key, value, kl);
+        rp->key[kl] = 0;
+        strcpy(rp->glob, eq + 1);
+        r->n_props++;
+        return 0;
+}
+
+static int key_profile_name(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        if (!valid_name(value, k->size)) {
+                parse_error(ctx, "%s=%s is not a profile name", k->name, value);
+                return -EINVAL;
+        }
+        strcpy(field, value);
+        return 0;
+}
+
+static int key_seconds(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
+        char *end;
+        unsigned long v = strtoul(value, &end, 10);
+
+        assert(k->size == sizeof(unsigned));
+        if (!isdigit((unsigned char) *value) || *end || v > k->max) {
+                parse_error(ctx, "%s=%s: expected seconds, 0 to %u", k->name, value, k->max);
+                return -EINVAL;
+        }
+        *(unsigned *) field = (unsigned) v;
+        return 0;
+}
+
+#define FIELD(type, member) .offset = offsetof(type, member), .size = sizeof(((type *) 0)->member)
+#define AGENT(member)       FIELD(struct ra_agent_settings, member)
+#define PROFILE(member)     FIELD(struct ra_profile, member)
+#define RULE(member)        FIELD(struct ra_rule, member)
+#define WHOLE_RULE          .offset = 0, .size = sizeof(struct ra_rule)
+
+/* Every key there is: adding one is one line here (and its field in config.h). */
+static const struct key keys[] = {
+        { SECTION_AGENT,   "Profile",        key_profile_name,  AGENT(profile) },
+        { SECTION_AGENT,   "MountWaitSec",   key_seconds,       AGENT(mount_wait_sec),
+          .max = RA_MOUNT_WAIT_SEC_MAX },
+
+        { SECTION_PROFILE, "Description",    key_string,        PROFILE(description) },
+        { SECTION_PROFILE, "Default",        key_size,          PROFILE(default_kb), .limit = true },
+        { SECTION_PROFILE, "Minimum",        key_size,          PROFILE(minimum_kb), .limit = true },
+        { SECTION_PROFILE, "Maximum",        key_size,          PROFILE(maximum_kb), .limit = true },
+        { SECTION_PROFILE, "MemoryCap",      key_bool,          PROFILE(memory_cap) },
+        { SECTION_PROFILE, "SmallDeviceCap", key_bool,          PROFILE(small_device_cap) },
+
+        { SECTION_RULE,    "Kind",           key_kind,          RULE(kind) },
+        { SECTION_RULE,    "Class",          key_mask,          RULE(classes),
+          .max = _RA_CLASS_MAX, .name_of = class_name },
+        { SECTION_RULE,    "Transport",      key_mask,          RULE(transports),
+          .max = _RA_TRANSPORT_MAX, .name_of = transport_name },
+        { SECTION_RULE,    "Rotational",     key_tristate,      RULE(rotational) },
+        { SECTION_RULE,    "Removable",      key_tristate,      RULE(removable) },
+        { SECTION_RULE,    "Name",           key_string,        RULE(names) },
+        { SECTION_RULE,    "MountPoint",     key_string,        RULE(mount_points) },
+        { SECTION_RULE,    "FsType",         key_string,        RULE(fstypes) },
+        { SECTION_RULE,    "Server",         key_string,        RULE(servers) },
+        { SECTION_RULE,    "NfsVersion",     key_string,        RULE(nfs_versions) },
+        { SECTION_RULE,    "Property",       key_rule_property, WHOLE_RULE },
+        { SECTION_RULE,    "Size",           key_rule_size,     WHOLE_RULE },
+        { SECTION_RULE,    "Minimum",        key_size,          RULE(min_kb), .limit = true },
+        { SECTION_RULE,    "Maximum",        key_size,          RULE(max_kb), .limit = true },
+};
+
+static const struct key *key_find(enum section section, const char *name) {
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+                if (keys[i].section == section && strcmp(keys[i].name, name) == 0)
+                        return &keys[i];
+        return NULL;
+}
+
+static int on_key(void *user, const char *section, const char *name, const char *value) {
+        struct parse_ctx *ctx = user;
+        struct ra_rule *rule = NULL;
+        void *base;
+
+        (void) section; /* always "": section_header() takes every header line */
+        switch (ctx->section) {
+        case SECTION_NONE:
+                parse_error(ctx, "%s= outside of any section", name);
+                return 1;
+        case SECTION_UNKNOWN:
+                return 1; /* reported once at the section header */
+        case SECTION_AGENT:
+                base = ctx->agent;
+                break;
+        case SECTION_PROFILE:
+                base = ctx->profile;
+                break;
+        case SECTION_RULE:
+                base = rule = &ctx->profile->rules[ctx->rule];
+                break;
+        default:
+                abort();
+        }
+
+        const struct key *k = key_find(ctx->section, name);
+        if (!k) {
+                if (rule)
+                        parse_warning(ctx, "unknown key %s= in [Rule %s], ignoring", name, rule->section);
+                else
+                        parse_warning(ctx, "unknown key %s= in [%s], ignoring", name,
+                                      ctx->agent ? "Agent" : "Profile");
+        } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0 && k->limit)
+                *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
+        return 1; /* our own errors are counted in ctx; inih's return is syntax only */
+}
+
+/* ---- lines ------------------------------------------------------------ */
+
+/* Feeds inih one line at a time, counting lines and enforcing the limits. */
+struct line_reader {
+        struct parse_ctx *ctx;
+        const char *buf;
+        size_t len, pos;
+};
+
+static char *read_line(char *str, int num, void *stream) {
+        struct line_reader *lr = stream;
+        struct parse_ctx *ctx = lr->ctx;
+
+        if (lr->pos >= lr->len)
+                return NULL;
+
+        const char *start = lr->buf + lr->pos;
+        const char *nl = memchr(start, '\n', lr->len - lr->pos);
+        size_t n = nl ? (size_t) (nl - start) : lr->len - lr->pos;
+        lr->pos += n + (nl ? 1 : 0);
+        ctx->line++;
+
+        if (n > 0 && start[n - 1] == '\r') /* CRLF files */
+                n--;
+        if (ctx->line == 1 && n >= 3 && memcmp(start, "\xef\xbb\xbf", 3) == 0) {
+                start += 3; /* UTF-8 byte order mark */
+                n -= 3;
+        }
+        if (n + 1 > (size_t) num) {
+                parse_error(ctx, "line longer than %d characters", num - 1);
+                str[0] = 0;
+                return str;
+        }
+        /* Leading blanks are dropped: indenting keys is fine, and inih's
+         * continuation lines (an indented line extends the value above) are
+         * not a syntax we offer. */
+        while (n > 0 && (*start == ' ' || *start == '\t')) {
+                start++;
+                n--;
+        }
+        memcpy(str, start, n);
+        str[n] = 0;
+        (void) section_header(ctx, str);
+        return str;
+}
+
+/* ---- files ------------------------------------------------------------ */
+
+static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
+        struct ra_config *c = ctx->c;
+
+        for (size_t i = ctx->first_new_rule; i < p->n_rules; i++)
+                if (!p->rules[i].has_size) {
+                        ctx->errors++;
+                        ra_config_diag(c, RA_DIAG_ERROR, ctx->path, p->rules[i].line,
+                                       "[Rule %s] has no Size=", p->rules[i].section);
+                }
+        /* This file broke the order: it set one of them, at limits_line. */
+        if (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb) {
+                ctx->errors++;
+                ra_config_diag(c, RA_DIAG_ERROR, ctx->path, ctx->limits_line,
+                               "Minimum=, Default= and Maximum= must be in ascending order");
+        }
+        for (size_t i = 0; i < p->n_rules; i++) {
+                const struct ra_rule *r = &p->rules[i];
+                if (r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
+                        ctx->errors++;
+                        ra_config_diag(c, RA_DIAG_ERROR, ctx->path, r->limits_line ? r->limits_line : r->line,
+                                       "[Rule %s] Minimum= is above Maximum=", r->section);
+                }
+        }
+        return ctx->errors == 0;
+}
+
+static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
+        struct line_reader lr = { .ctx = ctx, .buf = buf, .len = len };
+        const char *nul = memchr(buf, 0, len);
+
+        if (nul) {
+                ctx->line = 1;
+                for (const char *q = buf; q < nul; q++)
+                        ctx->line += *q == '\n';
+                parse_error(ctx, "binary data (NUL byte) in file");
+                return -EINVAL;
+        }
+
+        int r = ini_parse_stream(read_line, &lr, on_key, ctx);
+        if (r < 0)
+                return -ENOMEM;
+        if (r > 0) {
+                /* inih names only the first line it could not read: a line
+                 * that is neither a header (ours) nor Key=Value. */
+                ctx->errors++;
+                ra_config_diag(ctx->c, RA_DIAG_ERROR, ctx->path, (unsigned) r,
+                               "syntax error (expected [Section] or Key=Value)");
+        }
+        return ctx->errors > 0 ? -EINVAL : 0;
+}
+
+int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
+                            const char *buf, size_t len) {
+        struct ra_profile tmp;
+        int r;
+
+        /* Work on a copy: a file with any error leaves p as it was. */
+        r = profile_copy(&tmp, p);
+        if (r < 0)
+                return r;
+
+        /* limits_line says where this file set a rule's limits. */
+        for (size_t i = 0; i < tmp.n_rules; i++)
+                tmp.rules[i].limits_line = 0;
+        struct parse_ctx ctx = { .c = c, .path = path, .profile = &tmp, .first_new_rule = tmp.n_rules };
+        r = parse_buffer(&ctx, buf, len);
+        if (r == 0 && !is_profile_ok(&ctx, &tmp))
+                r = -EINVAL;
+        if (r < 0) {
+                ra_profile_done(&tmp);
+                return r;
+        }
+        ra_profile_done(p);
+        *p = tmp;
+        return 0;
+}
+
+int ra_agent_parse_buffer(struct ra_config *c, struct ra_agent_settings *settings, const char *path,
+                          const char *buf, size_t len) {
+        struct ra_agent_settings tmp = *settings;
+        struct parse_ctx ctx = { .c = c, .path = path, .agent = &tmp };
+        int r = parse_buffer(&ctx, buf, len);
+        if (r < 0)
+                return r;
+        *settings = tmp;
+        return 0;
+}
