@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,14 +30,14 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_string(j, "transport", ra_transport_to_string(f->transport));
         json_uint(j, "major", f->major);
         json_uint(j, "minor", f->minor);
-        json_bool(j, "rotational", f->rotational);
-        json_bool(j, "removable", f->removable);
+        json_boolean(j, "rotational", f->rotational);
+        json_boolean(j, "removable", f->removable);
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
-        json_bool(j, "io_opt_ignored", f->io_opt_ignored);
+        json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
         json_uint_or_null(j, "target_kb", has_target, d->plan.decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
-        json_bool(j, "drift", device_drifts(d));
+        json_boolean(j, "drift", device_drifts(d));
         json_string(j, "deferred", d->plan.decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", ra_str(f->mount_point));
@@ -68,7 +69,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_string(j, "rule_file", d->plan.decision.rule ? d->plan.decision.rule->file : NULL);
         json_string(j, "rule_section", d->plan.decision.rule ? d->plan.decision.rule->section : NULL);
         json_string(j, "reason", d->plan.decision.reason);
-        json_bool(j, "error", d->plan.error < 0);
+        json_boolean(j, "error", d->plan.error < 0);
 }
 
 /* A few words of what decided the class, to fit one table column. */
@@ -188,7 +189,8 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 }
                 json_end_array(&j);
                 json_end_object(&j);
-                json_finish(&j);
+                if (json_finish(&j) < 0)
+                        r = -ENOMEM;
         } else {
                 char mem[16], cap[24];
                 bool any_drift = false;
