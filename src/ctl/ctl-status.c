@@ -339,6 +339,9 @@ static int print_table(const struct status_options *o, const struct column_list 
          * the environment, so numbers elsewhere keep their C form. */
         setlocale(LC_CTYPE, "");
 
+        /* --raw is for scripts: a list, as lsblk --raw. */
+        const bool tree = !o->list && !o->raw;
+
         r = tree_build(&t);
         if (r < 0)
                 goto out;
@@ -352,7 +355,7 @@ static int print_table(const struct status_options *o, const struct column_list 
         for (size_t c = 0; c < cols->n; c++) {
                 const struct column *col = &columns[cols->ids[c]];
                 int flags = col->flags;
-                if (cols->ids[c] == COL_NAME && !o->list)
+                if (cols->ids[c] == COL_NAME && tree)
                         flags |= SCOLS_FL_TREE;
                 if (!scols_table_new_column(tb, col->name, col->width_hint, flags)) {
                         r = -ENOMEM;
@@ -361,7 +364,7 @@ static int print_table(const struct status_options *o, const struct column_list 
         }
         for (size_t i = 0; i < n; i++)
                 if (t.parent[i] < 0) {
-                        r = add_lines(tb, &t, cols, i, NULL, !o->list);
+                        r = add_lines(tb, &t, cols, i, NULL, tree);
                         if (r < 0)
                                 goto out;
                 }
