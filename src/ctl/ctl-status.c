@@ -206,9 +206,11 @@ static int parse_columns(const char *list, struct column_list *ret) {
         return 0;
 }
 
-/* The text of one cell, in buf or a constant. Strings from devices and
- * mounts go to libsmartcols as they are: it escapes them when it prints. */
-static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size) {
+/* The text of one cell: a constant, the facts' own string, buf, or *alloc
+ * (the caller frees it; a mount point has any length and is never cut).
+ * NULL: out of memory. Strings from devices and mounts go to libsmartcols
+ * as they are: it escapes them when it prints. */
+static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size, char **alloc) {
         const struct ra_facts *f = &d->facts;
         const bool mount = f->kind == RA_KIND_MOUNT;
         char a[24], b[24];
@@ -232,14 +234,18 @@ static const char *cell(const struct ctl_device *d, enum column_id id, char *buf
                         return buf;
                 }
                 /* The mount point, then rsize or btrfs's data profile. */
+                const char *suffix = NULL;
                 if (f->btrfs_fsid[0] && f->data_profile[0])
-                        snprintf(buf, size, "%s %s", ra_str(f->mount_point), f->data_profile);
+                        suffix = f->data_profile;
                 else if (f->rsize_bytes >= 1024)
-                        snprintf(buf, size, "%s %s", ra_str(f->mount_point),
-                                 ra_format_size_kb(f->rsize_bytes / 1024, a));
-                else
+                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, a);
+                if (!suffix)
                         return ra_str(f->mount_point);
-                return buf;
+                if (asprintf(alloc, "%s %s", ra_str(f->mount_point), suffix) < 0) {
+                        *alloc = NULL;
+                        return NULL;
+                }
+                return *alloc;
         case COL_MOUNTPOINT:
                 return ra_str(f->mount_point);
         case COL_SIZE:
@@ -309,13 +315,16 @@ static int tree_build(struct tree *t) {
 static int add_lines(struct libscols_table *tb, const struct tree *t, const struct column_list *cols,
                      size_t i, struct libscols_line *parent, bool tree) {
         struct libscols_line *ln = scols_table_new_line(tb, tree ? parent : NULL);
-        char buf[512];
+        char buf[64];
         int r;
 
         if (!ln)
                 return -ENOMEM;
         for (size_t c = 0; c < cols->n; c++) {
-                r = scols_line_set_data(ln, c, cell(&t->list[i], cols->ids[c], buf, sizeof(buf)));
+                char *alloc = NULL;
+                const char *text = cell(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
+                r = text ? scols_line_set_data(ln, c, text) : -ENOMEM;
+                free(alloc);
                 if (r < 0)
                         return r;
         }
@@ -379,12 +388,15 @@ out:
 
 int verb_status(struct ctl *ctl, int argc, char **argv) {
         struct ctl_device *list = NULL;
+        struct column_list cols = {};
         size_t n = 0;
         uint64_t mem_kb, cap_kb;
         int r;
 
         (void) argc;
         (void) argv;
+        if (ctl->format == FORMAT_TABLE && parse_columns(ctl->status.output, &cols) < 0)
+                return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
                 fprintf(stderr, "readahead-ctl: cannot list block devices: %s\n", strerror(-r));
@@ -421,16 +433,9 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 if (json_finish(&j) < 0)
                         r = -ENOMEM;
         } else {
-                struct column_list cols;
                 char mem[16], cap[24];
                 bool any_drift = false, only_table = ctl->status.raw || ctl->status.noheadings;
 
-                r = parse_columns(ctl->status.output, &cols);
-                if (r < 0) {
-                        strv_free(failed);
-                        devices_free(list, n);
-                        return EXIT_USAGE;
-                }
                 if (!only_table) {
                         printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
                                mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
