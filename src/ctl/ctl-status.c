@@ -131,19 +131,22 @@ struct column {
 };
 
 static const struct column columns[_COL_MAX] = {
-        [COL_NAME] = { "NAME", 8, SCOLS_FL_NOEXTREMES, "kernel name of a disk, bdi of a mount (0:53, btrfs-1)" },
+        [COL_NAME] = { "NAME", 8, SCOLS_FL_NOEXTREMES,
+                       "kernel name of a disk, bdi of a mount (0:53, btrfs-1)" },
         [COL_KIND] = { "KIND", 5, 0, "block or mount" },
         [COL_CLASS] = { "CLASS", 9, 0, "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse" },
         [COL_BUS] = { "BUS", 6, 0, "transport of a disk, filesystem type of a mount" },
         [COL_TRANSPORT] = { "TRANSPORT", 6, 0, "transport: ata, nvme, usb, md, dm, network, ..." },
         [COL_FSTYPE] = { "FSTYPE", 6, 0, "filesystem type of a mount" },
         [COL_FACTS] = { "FACTS", 16, SCOLS_FL_TRUNC,
-                        "what decided the class (size, stripe, md level); a mount's mount point and rsize or data profile" },
+                        "what decided the class (size, stripe, md level); a mount's mount point and rsize "
+                        "or data profile" },
         [COL_MOUNTPOINT] = { "MOUNTPOINT", 16, SCOLS_FL_TRUNC, "first mount point of a mount" },
         [COL_SIZE] = { "SIZE", 6, SCOLS_FL_RIGHT, "size" },
         [COL_STRIPE] = { "STRIPE", 6, SCOLS_FL_RIGHT, "trusted stripe" },
         [COL_TARGET] = { "TARGET", 6, SCOLS_FL_RIGHT, "read_ahead_kb the profile gives (-: left alone)" },
-        [COL_CURRENT] = { "CURRENT", 7, SCOLS_FL_RIGHT, "read_ahead_kb the kernel holds (*: drift, ?: unknown)" },
+        [COL_CURRENT] = { "CURRENT", 7, SCOLS_FL_RIGHT,
+                          "read_ahead_kb the kernel holds (*: drift, ?: unknown)" },
         [COL_DRIFT] = { "DRIFT", 5, 0, "yes when the kernel holds another value than the target" },
         [COL_RULE] = { "RULE", 21, SCOLS_FL_TRUNC, "file:section of the rule that decided" },
         [COL_REASON] = { "REASON", 24, SCOLS_FL_TRUNC, "why, in words" },
@@ -183,10 +186,10 @@ static int parse_columns(const char *list, struct column_list *ret) {
                 size_t len = strcspn(p, ",");
                 int id = column_by_name(p, len);
                 if (id < 0) {
-                        fprintf(stderr, "readahead-ctl status: unknown column '%.*s'; columns:", (int) len, p);
+                        fprintf(stderr, "readahead-ctl status: unknown column '%.*s'; the columns are:\n",
+                                (int) len, p);
                         for (size_t i = 0; i < _COL_MAX; i++)
-                                fprintf(stderr, "%s%s", i ? "," : " ", columns[i].name);
-                        fputc('\n', stderr);
+                                fprintf(stderr, "  %-10s %s\n", columns[i].name, columns[i].help);
                         return -EINVAL;
                 }
                 if (l.n >= COLUMNS_MAX) {
@@ -210,7 +213,8 @@ static int parse_columns(const char *list, struct column_list *ret) {
  * (the caller frees it; a mount point has any length and is never cut).
  * NULL: out of memory. Strings from devices and mounts go to libsmartcols
  * as they are: it escapes them when it prints. */
-static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size, char **alloc) {
+static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size,
+                        char **alloc) {
         const struct ra_facts *f = &d->facts;
         const bool mount = f->kind == RA_KIND_MOUNT;
         char a[24], b[24];

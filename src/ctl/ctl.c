@@ -8,7 +8,8 @@
 #include "ctl.h"
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, verb_status, "every disk and mount, stacked ones as a tree: class, facts, target, current, rule" },
+        { "status", 0, 0, verb_status,
+          "every disk and mount, stacked ones as a tree: class, facts, target, current, rule" },
         { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
         { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },

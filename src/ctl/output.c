@@ -132,7 +132,8 @@ int json_finish(struct json *j) {
                 r = -ENOMEM;
         } else {
                 const char *text = json_object_to_json_string_ext(
-                        j->root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+                        j->root,
+                        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
                 if (text) {
                         fputs(text, j->f);
                         fputc('\n', j->f);
