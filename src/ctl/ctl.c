@@ -8,8 +8,7 @@
 #include "ctl.h"
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, verb_status,
-          "every disk and mount, stacked ones as a tree: class, facts, target, current, rule" },
+        { "status", 0, 0, verb_status, "disks and mounts, stacked as a tree: class, facts, target, rule" },
         { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
         { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },
@@ -33,7 +32,7 @@ static void help(void) {
                "                          (NAME,CLASS,BUS,FACTS,TARGET,CURRENT,RULE); see the\n"
                "                          man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON\n"
                "  -l, --list              one row per device, no tree\n"
-               "  -r, --raw               raw output: cells separated by one blank, escaped\n"
+               "  -r, --raw               cells separated by one blank, escaped; no tree\n"
                "  -n, --noheadings        no heading line\n"
                "  (with --raw or --noheadings only the table is printed)\n\n"
                "Options of calibrate:\n"
