@@ -3,7 +3,7 @@
 # Debian 12. Safe to run again.
 set -euo pipefail
 
-build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev udev scdoc)
+build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev libsmartcols-dev libjson-c-dev udev scdoc)
 test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time bindfs
            jq prometheus-node-exporter curl
            btrfs-progs # tests/real/btrfs.sh

@@ -81,28 +81,47 @@ size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols)
         return cols;
 }
 
-void ra_fputs_json(FILE *f, const char *s) {
-        size_t n = strlen(s);
+void ra_json_quote(const char *s, ra_put_fn put, void *userdata) {
+        size_t n = strlen(s), done = 0;
+        char esc[8];
 
-        fputc('"', f);
+        /* Runs of bytes that pass unchanged go out in one piece. */
+        put("\"", 1, userdata);
         for (size_t i = 0; i < n;) {
                 unsigned cp;
                 size_t len = ra_utf8_decode(s + i, n - i, &cp);
+                const char *rep = NULL;
+                size_t rep_len = 0;
 
                 if (len == 0) {
-                        fputs("\xef\xbf\xbd", f); /* U+FFFD for one invalid byte */
-                        i++;
-                        continue;
+                        rep = "\xef\xbf\xbd", rep_len = 3; /* U+FFFD for one invalid byte */
+                        len = 1;
+                } else if (cp == '"' || cp == '\\') {
+                        esc[0] = '\\', esc[1] = (char) cp;
+                        rep = esc, rep_len = 2;
+                } else if (is_control(cp)) {
+                        snprintf(esc, sizeof(esc), "\\u%04x", cp);
+                        rep = esc, rep_len = 6;
                 }
-                if (cp == '"' || cp == '\\')
-                        fprintf(f, "\\%c", (char) cp);
-                else if (is_control(cp))
-                        fprintf(f, "\\u%04x", cp);
-                else
-                        fwrite(s + i, 1, len, f);
+                if (rep) {
+                        if (i > done)
+                                put(s + done, i - done, userdata);
+                        put(rep, rep_len, userdata);
+                        done = i + len;
+                }
                 i += len;
         }
-        fputc('"', f);
+        if (n > done)
+                put(s + done, n - done, userdata);
+        put("\"", 1, userdata);
+}
+
+static void put_file(const char *bytes, size_t n, void *userdata) {
+        fwrite(bytes, 1, n, userdata);
+}
+
+void ra_fputs_json(FILE *f, const char *s) {
+        ra_json_quote(s, put_file, f);
 }
 
 void ra_utf8_trim_cut(char *s) {

@@ -34,6 +34,11 @@ size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols)
  */
 void ra_fputs_json(FILE *f, const char *s);
 
+/* The same JSON string, handed to put() in pieces: for a JSON library's
+ * buffer (readahead-ctl's json-c strings). */
+typedef void (*ra_put_fn)(const char *bytes, size_t n, void *userdata);
+void ra_json_quote(const char *s, ra_put_fn put, void *userdata);
+
 /* Drops an incomplete UTF-8 sequence from the end of s: what a buffer cut
  * in the middle of a character leaves. */
 void ra_utf8_trim_cut(char *s);

@@ -489,8 +489,8 @@ static void print_table(const struct calibration *c) {
                        c->multi[i].median, spread_of(&c->multi[i]) * 100, c->fault[i].median);
 }
 
-static void print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
-                       uint64_t after_kb, const char *written_file, const char *written_rule) {
+static int print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
+                      uint64_t after_kb, const char *written_file, const char *written_rule) {
         const struct plan *p = &c->plan;
         struct json j = { .f = stdout };
         char idbuf[STABLE_ID_MAX + 32];
@@ -513,8 +513,8 @@ static void print_json(const struct calibration *c, const struct ctl_device *d, 
         json_uint_or_null(&j, "knee_kb", c->knee_kb > 0, c->knee_kb);
         json_uint(&j, "knee_one_stream_kb", c->one[c->knee_one.knee].read_ahead_kb);
         json_uint(&j, "knee_streams_kb", c->multi[c->knee_multi.knee].read_ahead_kb);
-        json_bool(&j, "confident", c->knee_kb > 0);
-        json_bool(&j, "still_rising", c->knee_one.at_top || c->knee_multi.at_top);
+        json_boolean(&j, "confident", c->knee_kb > 0);
+        json_boolean(&j, "still_rising", c->knee_one.at_top || c->knee_multi.at_top);
         json_double(&j, "gain", c->chosen->gain, 3);
         json_double(&j, "noise", c->chosen->noise, 3);
         json_string(&j, "verdict", c->verdict);
@@ -570,7 +570,7 @@ static void print_json(const struct calibration *c, const struct ctl_device *d, 
                 }
         json_end_array(&j);
         json_end_object(&j);
-        json_finish(&j);
+        return json_finish(&j);
 }
 
 /* ---- --write ------------------------------------------------------------- */
@@ -846,8 +846,8 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct stable_
                 if (r < 0)
                         exit_code = EXIT_FAILURE_;
         }
-        if (ctl->json)
-                print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL);
+        if (ctl->json && print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
+                exit_code = EXIT_FAILURE_;
         free(c);
         return exit_code;
 }

@@ -200,8 +200,8 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                 printf("Not written now: %s; the next change event writes it.\n", d->plan.decision.deferred);
 }
 
-static void explain_json(struct ctl *ctl, const struct ctl_device *d, const char *content,
-                         const char *pttype) {
+static int explain_json(struct ctl *ctl, const struct ctl_device *d, const char *content,
+                        const char *pttype) {
         const struct ra_facts *f = &d->facts;
         const struct ra_profile *p = &ctl->config->profile;
         struct json j = { .f = stdout };
@@ -271,7 +271,7 @@ static void explain_json(struct ctl *ctl, const struct ctl_device *d, const char
                 json_end_object(&j);
         }
         json_end_object(&j);
-        json_finish(&j);
+        return json_finish(&j);
 }
 
 int verb_explain(struct ctl *ctl, int argc, char **argv) {
@@ -288,10 +288,11 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);
         probe_content(devnode, content, sizeof(content), pttype, sizeof(pttype));
 
+        r = 0;
         if (ctl->json)
-                explain_json(ctl, &d, content, pttype);
+                r = explain_json(ctl, &d, content, pttype);
         else
                 explain_text(ctl, &d, content, pttype);
         device_done(&d);
-        return EXIT_OK;
+        return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
 }

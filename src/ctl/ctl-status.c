@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* ssize_t, strncasecmp */
+#include <errno.h>
 #include <inttypes.h>
+#include <libsmartcols.h>
+#include <locale.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "ctl.h"
 #include "decide.h"
@@ -29,14 +35,14 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_string(j, "transport", ra_transport_to_string(f->transport));
         json_uint(j, "major", f->major);
         json_uint(j, "minor", f->minor);
-        json_bool(j, "rotational", f->rotational);
-        json_bool(j, "removable", f->removable);
+        json_boolean(j, "rotational", f->rotational);
+        json_boolean(j, "removable", f->removable);
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
-        json_bool(j, "io_opt_ignored", f->io_opt_ignored);
+        json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
         json_uint_or_null(j, "target_kb", has_target, d->plan.decision.target_kb);
         json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
-        json_bool(j, "drift", device_drifts(d));
+        json_boolean(j, "drift", device_drifts(d));
         json_string(j, "deferred", d->plan.decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", ra_str(f->mount_point));
@@ -68,7 +74,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_string(j, "rule_file", d->plan.decision.rule ? d->plan.decision.rule->file : NULL);
         json_string(j, "rule_section", d->plan.decision.rule ? d->plan.decision.rule->section : NULL);
         json_string(j, "reason", d->plan.decision.reason);
-        json_bool(j, "error", d->plan.error < 0);
+        json_boolean(j, "error", d->plan.error < 0);
 }
 
 /* A few words of what decided the class, to fit one table column. */
@@ -95,66 +101,306 @@ uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
         return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
-/* One table row; returns true when the device drifts. Strings from devices
- * and mounts are escaped and cut to their column, so a row stays one line. */
-static bool print_row(const struct ctl_device *d) {
+/* ---- the table (libsmartcols) ------------------------------------------ */
+
+enum column_id {
+        COL_NAME,
+        COL_KIND,
+        COL_CLASS,
+        COL_BUS,
+        COL_TRANSPORT,
+        COL_FSTYPE,
+        COL_FACTS,
+        COL_MOUNTPOINT,
+        COL_SIZE,
+        COL_STRIPE,
+        COL_TARGET,
+        COL_CURRENT,
+        COL_DRIFT,
+        COL_RULE,
+        COL_REASON,
+        COL_MAJMIN,
+        _COL_MAX,
+};
+
+struct column {
+        const char *name; /* also the heading */
+        double width_hint;
+        int flags;
+        const char *help;
+};
+
+static const struct column columns[_COL_MAX] = {
+        [COL_NAME] = { "NAME", 8, SCOLS_FL_NOEXTREMES,
+                       "kernel name of a disk, bdi of a mount (0:53, btrfs-1)" },
+        [COL_KIND] = { "KIND", 5, 0, "block or mount" },
+        [COL_CLASS] = { "CLASS", 9, 0, "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse" },
+        [COL_BUS] = { "BUS", 6, 0, "transport of a disk, filesystem type of a mount" },
+        [COL_TRANSPORT] = { "TRANSPORT", 6, 0, "transport: ata, nvme, usb, md, dm, network, ..." },
+        [COL_FSTYPE] = { "FSTYPE", 6, 0, "filesystem type of a mount" },
+        [COL_FACTS] = { "FACTS", 16, SCOLS_FL_TRUNC,
+                        "what decided the class (size, stripe, md level); a mount's mount point and rsize "
+                        "or data profile" },
+        [COL_MOUNTPOINT] = { "MOUNTPOINT", 16, SCOLS_FL_TRUNC, "first mount point of a mount" },
+        [COL_SIZE] = { "SIZE", 6, SCOLS_FL_RIGHT, "size" },
+        [COL_STRIPE] = { "STRIPE", 6, SCOLS_FL_RIGHT, "trusted stripe" },
+        [COL_TARGET] = { "TARGET", 6, SCOLS_FL_RIGHT, "read_ahead_kb the profile gives (-: left alone)" },
+        [COL_CURRENT] = { "CURRENT", 7, SCOLS_FL_RIGHT,
+                          "read_ahead_kb the kernel holds (*: drift, ?: unknown)" },
+        [COL_DRIFT] = { "DRIFT", 5, 0, "yes when the kernel holds another value than the target" },
+        [COL_RULE] = { "RULE", 21, SCOLS_FL_TRUNC, "file:section of the rule that decided" },
+        [COL_REASON] = { "REASON", 24, SCOLS_FL_TRUNC, "why, in words" },
+        [COL_MAJMIN] = { "MAJ:MIN", 6, 0, "device number" },
+};
+
+static const enum column_id default_columns[] = {
+        COL_NAME, COL_CLASS, COL_BUS, COL_FACTS, COL_TARGET, COL_CURRENT, COL_RULE,
+};
+
+#define COLUMNS_MAX 64
+
+struct column_list {
+        enum column_id ids[COLUMNS_MAX];
+        size_t n;
+};
+
+static int column_by_name(const char *name, size_t len) {
+        for (size_t i = 0; i < _COL_MAX; i++)
+                if (strlen(columns[i].name) == len && strncasecmp(columns[i].name, name, len) == 0)
+                        return (int) i;
+        return -1;
+}
+
+/* -o LIST: names, case-insensitive, comma-separated; "+LIST" adds to the
+ * default columns. -EINVAL with a message for an unknown name. */
+static int parse_columns(const char *list, struct column_list *ret) {
+        struct column_list l = {};
+
+        if (!list || list[0] == '+') {
+                for (size_t i = 0; i < sizeof(default_columns) / sizeof(default_columns[0]); i++)
+                        l.ids[l.n++] = default_columns[i];
+                if (list)
+                        list++;
+        }
+        for (const char *p = list; p && *p;) {
+                size_t len = strcspn(p, ",");
+                int id = column_by_name(p, len);
+                if (id < 0) {
+                        fprintf(stderr, "readahead-ctl status: unknown column '%.*s'; the columns are:\n",
+                                (int) len, p);
+                        for (size_t i = 0; i < _COL_MAX; i++)
+                                fprintf(stderr, "  %-10s %s\n", columns[i].name, columns[i].help);
+                        return -EINVAL;
+                }
+                if (l.n >= COLUMNS_MAX) {
+                        fprintf(stderr, "readahead-ctl status: more than %d columns\n", COLUMNS_MAX);
+                        return -EINVAL;
+                }
+                l.ids[l.n++] = (enum column_id) id;
+                p += len;
+                if (*p == ',')
+                        p++;
+        }
+        if (l.n == 0) {
+                fprintf(stderr, "readahead-ctl status: --output names no column\n");
+                return -EINVAL;
+        }
+        *ret = l;
+        return 0;
+}
+
+/* The text of one cell: a constant, the facts' own string, buf, or *alloc
+ * (the caller frees it; a mount point has any length and is never cut).
+ * NULL: out of memory. Strings from devices and mounts go to libsmartcols
+ * as they are: it escapes them when it prints. */
+static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size,
+                        char **alloc) {
         const struct ra_facts *f = &d->facts;
-        char facts[40], target[24], current[24];
-        bool drift = device_drifts(d);
+        const bool mount = f->kind == RA_KIND_MOUNT;
+        char a[24], b[24];
 
-        if (d->plan.error < 0)
-                snprintf(target, sizeof(target), "error");
-        else if (d->plan.decision.keep)
-                snprintf(target, sizeof(target), "-");
-        else
-                ra_format_size_kb(d->plan.decision.target_kb, target);
-        if (f->current_known)
-                ra_format_size_kb(f->current_kb, current);
-        else
-                snprintf(current, sizeof(current), "?");
-        if (drift)
-                strcat(current, "*");
-
-        ra_fputs_people(stdout, f->name, 8, 8);
-        printf(" %-9s ", ra_class_to_string(f->class));
-        if (f->kind == RA_KIND_MOUNT) {
-                char rsize[24];
-                ra_fputs_people(stdout, ra_str(f->fstype), 6, 6);
-                fputc(' ', stdout);
-                /* The mount point, cut, then rsize or btrfs's data profile:
-                 * that must stay visible. */
-                size_t cols = 0;
+        switch (id) {
+        case COL_NAME:
+                return f->name;
+        case COL_KIND:
+                return mount ? "mount" : "block";
+        case COL_CLASS:
+                return ra_class_to_string(f->class);
+        case COL_BUS:
+                return mount ? ra_str(f->fstype) : ra_transport_to_string(f->transport);
+        case COL_TRANSPORT:
+                return ra_transport_to_string(f->transport);
+        case COL_FSTYPE:
+                return ra_str(f->fstype);
+        case COL_FACTS:
+                if (!mount) {
+                        key_facts(f, buf, size);
+                        return buf;
+                }
+                /* The mount point, then rsize or btrfs's data profile. */
                 const char *suffix = NULL;
                 if (f->btrfs_fsid[0] && f->data_profile[0])
                         suffix = f->data_profile;
                 else if (f->rsize_bytes >= 1024)
-                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, rsize);
-                if (suffix) {
-                        size_t room = 16 - strlen(suffix) - 1;
-                        cols = ra_fputs_people(stdout, ra_str(f->mount_point), room, 0);
-                        cols += (size_t) printf(" %s", suffix);
-                } else
-                        cols = ra_fputs_people(stdout, ra_str(f->mount_point), 16, 0);
-                printf("%*s", cols < 16 ? (int) (16 - cols) : 0, "");
-        } else {
-                key_facts(f, facts, sizeof(facts)); /* md/level comes from sysfs */
-                printf("%-6.6s ", ra_transport_to_string(f->transport));
-                ra_fputs_people(stdout, facts, 16, 16);
+                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, a);
+                if (!suffix)
+                        return ra_str(f->mount_point);
+                if (asprintf(alloc, "%s %s", ra_str(f->mount_point), suffix) < 0) {
+                        *alloc = NULL;
+                        return NULL;
+                }
+                return *alloc;
+        case COL_MOUNTPOINT:
+                return ra_str(f->mount_point);
+        case COL_SIZE:
+                return f->size_bytes > 0 ? format_bytes_short(f->size_bytes, buf) : "";
+        case COL_STRIPE:
+                return f->stripe_bytes > 0 ? ra_format_size_kb(f->stripe_bytes / 1024, buf) : "";
+        case COL_TARGET:
+                if (d->plan.error < 0)
+                        return "error";
+                if (d->plan.decision.keep)
+                        return "-";
+                return ra_format_size_kb(d->plan.decision.target_kb, buf);
+        case COL_CURRENT:
+                snprintf(buf, size, "%s%s", f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
+                         device_drifts(d) ? "*" : "");
+                return buf;
+        case COL_DRIFT:
+                return device_drifts(d) ? "yes" : "no";
+        case COL_RULE:
+                return d->plan.rule[0] ? short_rule(d->plan.rule) : "-";
+        case COL_REASON:
+                return ra_str(d->plan.decision.reason);
+        case COL_MAJMIN:
+                snprintf(buf, size, "%u:%u", f->major, f->minor);
+                return buf;
+        case _COL_MAX:
+                break;
         }
-        printf(" %6s %7s  ", target, current);
-        ra_fputs_people(stdout, d->plan.rule[0] ? short_rule(d->plan.rule) : "-", 21, 0);
-        fputc('\n', stdout);
-        return drift;
+        return "";
+}
+
+struct tree {
+        const struct ctl_device *list;
+        size_t n;
+        ssize_t *parent; /* index of each device's parent in list, -1: none */
+};
+
+/* Parents by name among the listed devices; a parent that is not listed,
+ * or a loop (sysfs can say anything), makes a device a root. */
+static int tree_build(struct tree *t) {
+        t->parent = calloc(t->n ? t->n : 1, sizeof(*t->parent));
+        if (!t->parent)
+                return -ENOMEM;
+        for (size_t i = 0; i < t->n; i++) {
+                t->parent[i] = -1;
+                if (!t->list[i].parent[0])
+                        continue;
+                for (size_t k = 0; k < t->n; k++)
+                        if (k != i && t->list[k].facts.kind == RA_KIND_BLOCK &&
+                            strcmp(t->list[k].facts.name, t->list[i].parent) == 0) {
+                                t->parent[i] = (ssize_t) k;
+                                break;
+                        }
+        }
+        for (size_t i = 0; i < t->n; i++) {
+                ssize_t p = t->parent[i];
+                for (size_t steps = 0; p >= 0 && (size_t) p != i && steps < t->n; steps++)
+                        p = t->parent[p];
+                if (p >= 0)
+                        t->parent[i] = -1; /* back at i, or a loop above it */
+        }
+        return 0;
+}
+
+/* Adds device i and, below it, its children: depth first, in list order,
+ * so --list shows the rows in the tree's order too. */
+static int add_lines(struct libscols_table *tb, const struct tree *t, const struct column_list *cols,
+                     size_t i, struct libscols_line *parent, bool tree) {
+        struct libscols_line *ln = scols_table_new_line(tb, tree ? parent : NULL);
+        char buf[64];
+        int r;
+
+        if (!ln)
+                return -ENOMEM;
+        for (size_t c = 0; c < cols->n; c++) {
+                char *alloc = NULL;
+                const char *text = cell(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
+                r = text ? scols_line_set_data(ln, c, text) : -ENOMEM;
+                free(alloc);
+                if (r < 0)
+                        return r;
+        }
+        for (size_t k = 0; k < t->n; k++)
+                if (t->parent[k] == (ssize_t) i) {
+                        r = add_lines(tb, t, cols, k, ln, tree);
+                        if (r < 0)
+                                return r;
+                }
+        return 0;
+}
+
+static int print_table(const struct status_options *o, const struct column_list *cols,
+                       const struct ctl_device *list, size_t n) {
+        struct tree t = { .list = list, .n = n };
+        struct libscols_table *tb = NULL;
+        int r;
+
+        /* libsmartcols prints valid UTF-8 of the locale as it is and escapes
+         * the rest (\xHH), like lsblk; only the character type is taken from
+         * the environment, so numbers elsewhere keep their C form. */
+        setlocale(LC_CTYPE, "");
+
+        /* --raw is for scripts: a list, as lsblk --raw. */
+        const bool tree = !o->list && !o->raw;
+
+        r = tree_build(&t);
+        if (r < 0)
+                goto out;
+        tb = scols_new_table();
+        if (!tb) {
+                r = -ENOMEM;
+                goto out;
+        }
+        scols_table_enable_raw(tb, o->raw);
+        scols_table_enable_noheadings(tb, o->noheadings);
+        for (size_t c = 0; c < cols->n; c++) {
+                const struct column *col = &columns[cols->ids[c]];
+                int flags = col->flags;
+                if (cols->ids[c] == COL_NAME && tree)
+                        flags |= SCOLS_FL_TREE;
+                if (!scols_table_new_column(tb, col->name, col->width_hint, flags)) {
+                        r = -ENOMEM;
+                        goto out;
+                }
+        }
+        for (size_t i = 0; i < n; i++)
+                if (t.parent[i] < 0) {
+                        r = add_lines(tb, &t, cols, i, NULL, tree);
+                        if (r < 0)
+                                goto out;
+                }
+        r = scols_print_table(tb);
+out:
+        if (r < 0)
+                fprintf(stderr, "readahead-ctl status: cannot print the table: %s\n", strerror(-r));
+        scols_unref_table(tb);
+        free(t.parent);
+        return r;
 }
 
 int verb_status(struct ctl *ctl, int argc, char **argv) {
         struct ctl_device *list = NULL;
+        struct column_list cols = {};
         size_t n = 0;
         uint64_t mem_kb, cap_kb;
         int r;
 
         (void) argc;
         (void) argv;
+        if (ctl->format == FORMAT_TABLE && parse_columns(ctl->status.output, &cols) < 0)
+                return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
                 fprintf(stderr, "readahead-ctl: cannot list block devices: %s\n", strerror(-r));
@@ -188,43 +434,37 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 }
                 json_end_array(&j);
                 json_end_object(&j);
-                json_finish(&j);
+                if (json_finish(&j) < 0)
+                        r = -ENOMEM;
         } else {
                 char mem[16], cap[24];
-                bool any_drift = false;
+                bool any_drift = false, only_table = ctl->status.raw || ctl->status.noheadings;
 
-                printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
-                       mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
-                       cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
-                if (ctl->config->n_errors > 0)
-                        printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
-                               ctl->config->n_errors);
-                printf("\n%-8s %-9s %-6s %-16s %6s %7s  %s\n", "DEVICE", "CLASS", "BUS", "FACTS",
-                       "TARGET", "CURRENT", "RULE");
-                for (size_t i = 0; i < n; i++)
-                        if (list[i].facts.kind == RA_KIND_BLOCK)
-                                any_drift |= print_row(&list[i]);
-
-                bool header = false;
-                for (size_t i = 0; i < n; i++) {
-                        if (list[i].facts.kind != RA_KIND_MOUNT)
-                                continue;
-                        if (!header)
-                                printf("\n%-8s %-9s %-6s %-16s %6s %7s  %s\n", "BDI", "CLASS", "FSTYPE",
-                                       "MOUNT", "TARGET", "CURRENT", "RULE");
-                        header = true;
-                        any_drift |= print_row(&list[i]);
-                }
-                for (char **u = failed; u && *u; u++)
-                        printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
-                if (failed && *failed)
+                if (!only_table) {
+                        printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
+                               mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
+                               cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
+                        if (ctl->config->n_errors > 0)
+                                printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
+                                       ctl->config->n_errors);
                         printf("\n");
-                if (any_drift)
-                        printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
-                printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
-                       n > 0 ? list[0].facts.page_kb : 4);
+                }
+                fflush(stdout);
+                r = print_table(&ctl->status, &cols, list, n);
+                for (size_t i = 0; i < n; i++)
+                        any_drift |= device_drifts(&list[i]);
+                if (!only_table) {
+                        for (char **u = failed; u && *u; u++)
+                                printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
+                        if (failed && *failed)
+                                printf("\n");
+                        if (any_drift)
+                                printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
+                        printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
+                               n > 0 ? list[0].facts.page_kb : 4);
+                }
         }
         strv_free(failed);
         devices_free(list, n);
-        return EXIT_OK;
+        return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
 }

@@ -8,7 +8,7 @@
 #include "ctl.h"
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, verb_status, "every disk: class, facts, target, current, rule" },
+        { "status", 0, 0, verb_status, "disks and mounts, stacked as a tree: class, facts, target, rule" },
         { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
         { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
         { "check", 0, 0, verb_check, "load all configuration, print every problem" },
@@ -27,6 +27,14 @@ static void help(void) {
                "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
                "  --help, --version\n\n"
+               "Options of status (the table):\n"
+               "  -o, --output LIST       columns, comma-separated; +LIST adds to the default\n"
+               "                          (NAME,CLASS,BUS,FACTS,TARGET,CURRENT,RULE); see the\n"
+               "                          man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON\n"
+               "  -l, --list              one row per device, no tree\n"
+               "  -r, --raw               cells separated by one blank, escaped; no tree\n"
+               "  -n, --noheadings        no heading line\n"
+               "  (with --raw or --noheadings only the table is printed)\n\n"
                "Options of calibrate:\n"
                "  --time SECONDS          measuring time (default 120)\n"
                "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
@@ -51,15 +59,19 @@ int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "json", no_argument, NULL, 'j' },
                 { "format", required_argument, NULL, 'f' },
-                { "root", required_argument, NULL, 'r' },
+                { "root", required_argument, NULL, 'D' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 { "time", required_argument, NULL, 't' },
                 { "min", required_argument, NULL, 'm' },
                 { "max", required_argument, NULL, 'M' },
-                { "rounds", required_argument, NULL, 'n' },
+                { "rounds", required_argument, NULL, 'u' },
                 { "streams", required_argument, NULL, 's' },
                 { "write", no_argument, NULL, 'w' },
+                { "output", required_argument, NULL, 'o' },
+                { "list", no_argument, NULL, 'l' },
+                { "raw", no_argument, NULL, 'r' },
+                { "noheadings", no_argument, NULL, 'n' },
                 {},
         };
         struct ctl ctl = {};
@@ -67,9 +79,11 @@ int main(int argc, char **argv) {
         int c, r;
 
         /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0) {
-                if (c > 0 && strchr("tmMnsw", c) && !ctl.calibrate.given)
+        while ((c = getopt_long(argc, argv, "o:lrn", opts, NULL)) >= 0) {
+                if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
                         ctl.calibrate.given = argv[optind - 1];
+                if (c > 0 && strchr("olrn", c) && !ctl.status.given)
+                        ctl.status.given = c == 'o' ? "--output" : c == 'l' ? "--list" : c == 'r' ? "--raw" : "--noheadings";
                 switch (c) {
                 case 'j':
                         ctl.format = FORMAT_JSON;
@@ -87,7 +101,7 @@ int main(int argc, char **argv) {
                                 return EXIT_USAGE;
                         }
                         break;
-                case 'r':
+                case 'D':
                         ctl.root = optarg;
                         break;
                 case 'h':
@@ -105,7 +119,7 @@ int main(int argc, char **argv) {
                 case 'M':
                         ctl.calibrate.max = optarg;
                         break;
-                case 'n':
+                case 'u':
                         ctl.calibrate.rounds = optarg;
                         break;
                 case 's':
@@ -113,6 +127,18 @@ int main(int argc, char **argv) {
                         break;
                 case 'w':
                         ctl.calibrate.write = true;
+                        break;
+                case 'o':
+                        ctl.status.output = optarg;
+                        break;
+                case 'l':
+                        ctl.status.list = true;
+                        break;
+                case 'r':
+                        ctl.status.raw = true;
+                        break;
+                case 'n':
+                        ctl.status.noheadings = true;
                         break;
                 default:
                         return EXIT_USAGE;
@@ -134,6 +160,11 @@ int main(int argc, char **argv) {
         ctl.json = ctl.format == FORMAT_JSON;
         if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
                 fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
+                return EXIT_USAGE;
+        }
+        if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
+                fprintf(stderr, "readahead-ctl %s: %s is an option of the status table only\n", verb->name,
+                        ctl.status.given);
                 return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate) {

@@ -20,6 +20,13 @@ struct calibrate_options {
         const char *given; /* the first of them on the command line, for errors */
 };
 
+/* Options of the status table, as given (status checks the columns). */
+struct status_options {
+        const char *output; /* -o: column names, comma-separated; "+LIST" adds to the default */
+        bool raw, noheadings, list;
+        const char *given; /* the first of them on the command line, for errors */
+};
+
 enum output_format {
         FORMAT_TABLE,
         FORMAT_JSON,
@@ -31,6 +38,7 @@ struct ctl {
         bool json; /* format == FORMAT_JSON */
         enum output_format format;
         struct calibrate_options calibrate;
+        struct status_options status;
         struct udev *udev;
         struct ra_config *config;
 };

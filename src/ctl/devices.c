@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* strverscmp */
 #include <errno.h>
 #include <sys/stat.h>
 #include <stdio.h>
@@ -179,6 +180,64 @@ static int add_unmapped_cb(const struct ra_mount *m, void *userdata) {
         return 0;
 }
 
+/* Whether a sorts before b, the way people number disks: sdb before sdaa. */
+static bool name_before(const char *a, const char *b) {
+        return strverscmp(a, b) < 0;
+}
+
+/* The whole disk of a block device by kernel name: itself, or a partition's
+ * disk. False when udev does not know it. */
+static bool whole_disk_of(struct udev *udev, const char *name, char *buf, size_t size) {
+        struct udev_device *ud = udev_device_new_from_subsystem_sysname(udev, "block", name);
+        struct udev_device *disk = ud;
+        bool found = false;
+
+        if (!ud)
+                return false;
+        if (!is_whole_disk(ud))
+                disk = udev_device_get_parent_with_subsystem_devtype(ud, "block", "disk");
+        if (disk && udev_device_get_sysname(disk)) {
+                snprintf(buf, size, "%s", udev_device_get_sysname(disk));
+                found = true;
+        }
+        udev_device_unref(ud); /* a parent belongs to its child */
+        return found;
+}
+
+/*
+ * The parent in status's tree, as lsblk draws it: the lower device holds
+ * the upper one. md and dm: the first of their slaves (gathered already),
+ * or its disk for a partition; btrfs: the first member's disk. A device on
+ * several gets one parent, so that each row appears once.
+ */
+static void find_parent(struct udev *udev, struct ctl_device *d) {
+        const struct ra_facts *f = &d->facts;
+        char name[RA_NAME_MAX], best[RA_NAME_MAX] = "";
+
+        d->parent[0] = 0;
+        if (f->kind == RA_KIND_MOUNT) {
+                for (unsigned i = 0; i < f->n_members; i++)
+                        if (f->members[i].disk[0] && (!best[0] || name_before(f->members[i].disk, best)))
+                                snprintf(best, sizeof(best), "%s", f->members[i].disk);
+                snprintf(d->parent, sizeof(d->parent), "%s", best);
+                return;
+        }
+        /* slaves: space-separated kernel names, which have no blanks. */
+        for (const char *s = ra_str(f->slaves); *s;) {
+                size_t len = strcspn(s, " ");
+                if (len > 0 && len < sizeof(name)) {
+                        memcpy(name, s, len);
+                        name[len] = 0;
+                        if (!best[0] || name_before(name, best))
+                                memcpy(best, name, len + 1);
+                }
+                s += len;
+                s += strspn(s, " ");
+        }
+        if (best[0] && !whole_disk_of(udev, best, d->parent, sizeof(d->parent)))
+                d->parent[0] = 0;
+}
+
 int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_device **ret, size_t *ret_n) {
         struct ctl_device_list l = {};
         char *text = NULL;
@@ -202,6 +261,8 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
                 devices_free(l.items, l.n);
                 return r;
         }
+        for (size_t i = 0; i < l.n; i++)
+                find_parent(udev, &l.items[i]);
         *ret = l.items;
         *ret_n = l.n;
         return 0;

@@ -13,9 +13,12 @@ struct ctl_device {
         struct ra_facts facts;
         struct ra_plan plan;
         struct ra_rule_trace *trace; /* one per profile rule, when asked for */
+        /* The whole disk it sits on, for status's tree ("" none): of several
+         * (md over two disks, btrfs over its members), the first by name. */
+        char parent[RA_NAME_MAX];
 };
 
-/* All whole disks, in udev's order. */
+/* All whole disks, in udev's order, then the mounts; with their parents. */
 int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_device **ret, size_t *ret_n);
 
 /* One disk by kernel name ("sda") or any path to its node ("/dev/sda",

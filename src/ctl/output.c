@@ -1,93 +1,152 @@
 /* SPDX-License-Identifier: MIT */
+#include <errno.h>
 #include <inttypes.h>
+#include <json-c/json.h>
+#include <json-c/printbuf.h>
 #include <math.h>
+#include <stdlib.h>
 
 #include "output.h"
 #include "text.h"
 
-static void json_prefix(struct json *j, const char *key) {
-        if (j->need_comma[j->depth])
-                fputc(',', j->f);
-        j->need_comma[j->depth] = true;
-        if (j->depth > 0)
-                fprintf(j->f, "\n%*s", (int) j->depth * 2, "");
-        if (key) {
-                fputc('"', j->f);
-                fputs(key, j->f);
-                fputs("\": ", j->f);
+static void put_printbuf(const char *bytes, size_t n, void *userdata) {
+        printbuf_memappend(userdata, bytes, (int) n);
+}
+
+/* json-c passes the bytes of a string through as they are, invalid UTF-8
+ * and C1 controls included: ours are written by our own escaper. */
+static int serialize_string(struct json_object *o, struct printbuf *pb, int level, int flags) {
+        (void) level;
+        (void) flags;
+        ra_json_quote(json_object_get_string(o), put_printbuf, pb);
+        return 0;
+}
+
+/* Hands value (NULL: null) to the innermost open object, under key, or
+ * array; the first value of all is the document. False when it was dropped. */
+static bool add(struct json *j, const char *key, struct json_object *value) {
+        int r;
+
+        if (j->depth == 0) {
+                r = j->root ? -EINVAL : 0;
+                if (r == 0)
+                        j->root = value;
+        } else if (j->depth > JSON_DEPTH_MAX || !j->open[j->depth - 1])
+                r = -EINVAL; /* inside a container that could not be made */
+        else if (json_object_is_type(j->open[j->depth - 1], json_type_array))
+                r = json_object_array_add(j->open[j->depth - 1], value);
+        else
+                r = json_object_object_add(j->open[j->depth - 1], key, value);
+        if (r < 0) {
+                json_object_put(value);
+                j->failed = true;
+                return false;
         }
+        return true;
 }
 
-static void json_open(struct json *j, const char *key, char c) {
-        json_prefix(j, key);
-        fputc(c, j->f);
-        if (j->depth + 1 < sizeof(j->need_comma))
-                j->depth++;
-        j->need_comma[j->depth] = false;
+static void add_value(struct json *j, const char *key, struct json_object *value) {
+        if (!value)
+                j->failed = true; /* out of memory: not a null */
+        else
+                (void) add(j, key, value);
 }
 
-static void json_close(struct json *j, char c) {
-        bool had_items = j->need_comma[j->depth];
+static void begin(struct json *j, const char *key, struct json_object *c) {
+        /* c stays valid while its parent (or the root) holds it. */
+        if (!c || !add(j, key, c)) {
+                j->failed = true;
+                c = NULL;
+        }
+        if (j->depth < JSON_DEPTH_MAX)
+                j->open[j->depth] = c;
+        else
+                j->failed = true;
+        j->depth++;
+}
+
+static void end(struct json *j) {
         if (j->depth > 0)
                 j->depth--;
-        if (had_items)
-                fprintf(j->f, "\n%*s", (int) j->depth * 2, "");
-        fputc(c, j->f);
 }
 
 void json_begin_object(struct json *j, const char *key) {
-        json_open(j, key, '{');
+        begin(j, key, json_object_new_object());
 }
 
 void json_end_object(struct json *j) {
-        json_close(j, '}');
+        end(j);
 }
 
 void json_begin_array(struct json *j, const char *key) {
-        json_open(j, key, '[');
+        begin(j, key, json_object_new_array());
 }
 
 void json_end_array(struct json *j) {
-        json_close(j, ']');
+        end(j);
 }
 
 void json_string(struct json *j, const char *key, const char *value) {
-        json_prefix(j, key);
-        if (value)
-                ra_fputs_json(j->f, value);
-        else
-                fputs("null", j->f);
+        if (!value) {
+                (void) add(j, key, NULL);
+                return;
+        }
+        struct json_object *o = json_object_new_string(value);
+        if (o)
+                json_object_set_serializer(o, serialize_string, NULL, NULL);
+        add_value(j, key, o);
 }
 
 void json_uint(struct json *j, const char *key, uint64_t value) {
-        json_prefix(j, key);
-        fprintf(j->f, "%" PRIu64, value);
+        add_value(j, key, json_object_new_uint64(value));
 }
 
 void json_uint_or_null(struct json *j, const char *key, bool known, uint64_t value) {
         if (known)
                 json_uint(j, key, value);
-        else {
-                json_prefix(j, key);
-                fputs("null", j->f);
-        }
+        else
+                (void) add(j, key, NULL);
 }
 
 void json_double(struct json *j, const char *key, double value, int decimals) {
-        json_prefix(j, key);
-        if (isfinite(value))
-                fprintf(j->f, "%.*f", decimals, value);
-        else
-                fputs("null", j->f);
+        char text[64];
+
+        if (!isfinite(value)) {
+                (void) add(j, key, NULL);
+                return;
+        }
+        /* Printed as given, not with json-c's 17 significant digits. */
+        snprintf(text, sizeof(text), "%.*f", decimals, value);
+        add_value(j, key, json_object_new_double_s(value, text));
 }
 
-void json_bool(struct json *j, const char *key, bool value) {
-        json_prefix(j, key);
-        fputs(value ? "true" : "false", j->f);
+void json_boolean(struct json *j, const char *key, bool value) {
+        add_value(j, key, json_object_new_boolean(value));
 }
 
-void json_finish(struct json *j) {
-        fputc('\n', j->f);
+int json_finish(struct json *j) {
+        int r = 0;
+
+        if (j->failed || !j->root || j->depth != 0) {
+                fprintf(stderr, "readahead-ctl: cannot build the JSON output: out of memory\n");
+                r = -ENOMEM;
+        } else {
+                const char *text = json_object_to_json_string_ext(
+                        j->root,
+                        JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE);
+                if (text) {
+                        fputs(text, j->f);
+                        fputc('\n', j->f);
+                } else {
+                        fprintf(stderr, "readahead-ctl: cannot print the JSON output: out of memory\n");
+                        r = -ENOMEM;
+                }
+        }
+        json_object_put(j->root);
+        j->root = NULL;
+        j->depth = 0;
+        j->failed = false;
+        return r;
 }
 
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]) {

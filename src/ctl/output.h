@@ -5,11 +5,22 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* A minimal streaming JSON writer: enough for status and explain. */
+struct json_object;
+
+/*
+ * JSON for status, explain and calibrate: the calls build a json-c document
+ * in order (json-c keeps the order of keys), json_finish() prints it and
+ * frees it. Strings go through ra_json_quote() (text.h), so the output is
+ * valid UTF-8 whatever bytes a device or a mount gave us.
+ */
+#define JSON_DEPTH_MAX 16
+
 struct json {
         FILE *f;
+        struct json_object *root;
+        struct json_object *open[JSON_DEPTH_MAX]; /* open objects and arrays, innermost last */
         unsigned depth;
-        bool need_comma[16];
+        bool failed; /* out of memory, or nested too deep */
 };
 
 void json_begin_object(struct json *j, const char *key);
@@ -21,8 +32,10 @@ void json_uint(struct json *j, const char *key, uint64_t value);
 void json_uint_or_null(struct json *j, const char *key, bool known, uint64_t value);
 /* With `decimals` digits after the point; null when not finite. */
 void json_double(struct json *j, const char *key, double value, int decimals);
-void json_bool(struct json *j, const char *key, bool value);
-void json_finish(struct json *j);
+void json_boolean(struct json *j, const char *key, bool value);
+/* Prints the document, frees it; -ENOMEM (with a message) when building it
+ * failed, and nothing is printed. */
+int json_finish(struct json *j);
 
 /* "512K", "3.6T": for tables, not for parsing. */
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]);
