@@ -55,6 +55,14 @@ const char *short_rule(const char *rule) {
         return slash ? slash + 1 : rule;
 }
 
+/* The long name of option C, for errors ("--time", whatever form was typed). */
+static const char *long_option_name(const struct option *opts, int c) {
+        for (; opts->name; opts++)
+                if (opts->val == c)
+                        return opts->name;
+        return "?";
+}
+
 int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "json", no_argument, NULL, 'j' },
@@ -81,9 +89,9 @@ int main(int argc, char **argv) {
         /* GNU getopt moves the verb and its arguments behind the options. */
         while ((c = getopt_long(argc, argv, "o:lrn", opts, NULL)) >= 0) {
                 if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
-                        ctl.calibrate.given = argv[optind - 1];
+                        ctl.calibrate.given = long_option_name(opts, c);
                 if (c > 0 && strchr("olrn", c) && !ctl.status.given)
-                        ctl.status.given = c == 'o' ? "--output" : c == 'l' ? "--list" : c == 'r' ? "--raw" : "--noheadings";
+                        ctl.status.given = long_option_name(opts, c);
                 switch (c) {
                 case 'j':
                         ctl.format = FORMAT_JSON;
@@ -163,12 +171,12 @@ int main(int argc, char **argv) {
                 return EXIT_USAGE;
         }
         if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
-                fprintf(stderr, "readahead-ctl %s: %s is an option of the status table only\n", verb->name,
+                fprintf(stderr, "readahead-ctl %s: --%s is an option of the status table only\n", verb->name,
                         ctl.status.given);
                 return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate) {
-                fprintf(stderr, "readahead-ctl %s: %s is an option of calibrate only\n", verb->name,
+                fprintf(stderr, "readahead-ctl %s: --%s is an option of calibrate only\n", verb->name,
                         ctl.calibrate.given);
                 return EXIT_USAGE;
         }
