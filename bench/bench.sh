@@ -438,20 +438,25 @@ if [ "$DO_CALLS" = 1 ]; then
         dev=loop$BASE
         # As udev hands it to a helper: the device's properties, this action.
         mapfile -t EVENV < <(udevadm info --query=property --path="/devices/virtual/block/$dev" | grep -v -e '^READAHEAD_' -e '^ACTION=')
-        EVENV+=(ACTION=change)
+        # libudev takes a device from the environment only with a SEQNUM, as
+        # udev gives every event; without it the agent sees no event and
+        # exits at once, and the numbers would measure nothing.
+        EVENV+=(ACTION=change SEQNUM=1)
         log "event environment for the direct calls: ${EVENV[*]}"
         ra_file=/sys/block/$dev/queue/read_ahead_kb
         bdi=$(cat "/sys/block/$dev/dev")
 
-        # Each entry: label|setup|command...
+        # Each entry: label, setup, command, and a line its output must have
+        # (what the call did), checked once before it is measured.
         CALL_LABELS=()
         CALL_CMDS=()
         CALL_PRE=()
-        add_call() { CALL_LABELS+=("$1"); CALL_PRE+=("$2"); CALL_CMDS+=("$3"); }
+        CALL_EXPECT=()
+        add_call() { CALL_LABELS+=("$1"); CALL_PRE+=("$2"); CALL_CMDS+=("$3"); CALL_EXPECT+=("${4:-}"); }
         q() { printf '%q ' "$@"; }
-        add_call "readahead-agent --dry-run" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}" --dry-run)"
-        add_call "readahead-agent (value already right)" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
-        add_call "readahead-agent (writes)" "echo 4096 > $ra_file" "$(q "$AGENT" "${AGENT_ARGS[@]}")"
+        add_call "readahead-agent --dry-run" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}" --dry-run)" READAHEAD_RESULT=dry-run
+        add_call "readahead-agent (value already right)" ":" "$(q "$AGENT" "${AGENT_ARGS[@]}")" READAHEAD_RESULT=unchanged
+        add_call "readahead-agent (writes)" "echo 4096 > $ra_file" "$(q "$AGENT" "${AGENT_ARGS[@]}")" READAHEAD_RESULT=written
         add_call "trivial (exit 0)" ":" "$(q "$W/trivial")"
         add_call "trivial + libudev (reads the event)" ":" "$(q "$W/trivial-udev")"
         if [ -x "$NFSRAHEAD" ]; then
@@ -459,10 +464,10 @@ if [ "$DO_CALLS" = 1 ]; then
                 add_call "nfsrahead $bdi (bdi add)" ":" "$(q "$NFSRAHEAD" "$bdi")"
         fi
 
-        # Makes the dry-run and "already right" calls see a settled device.
-        "$AGENT" "${AGENT_ARGS[@]}" </dev/null >/dev/null 2>&1 || true
         # in_env CMD...: CMD (a quoted string) with exactly the event environment.
         in_env() { eval "env -i \"\${EVENV[@]}\" $*" </dev/null; }
+        # Makes the dry-run and "already right" calls see a settled device.
+        in_env "$(q "$AGENT" "${AGENT_ARGS[@]}")" >/dev/null 2>&1 || true
         have_time=0; [ -x /usr/bin/time ] && have_time=1
         VALGRIND=$(command -v valgrind || true)
         {
@@ -475,6 +480,12 @@ if [ "$DO_CALLS" = 1 ]; then
                 label=${CALL_LABELS[$k]}
                 pre=${CALL_PRE[$k]}
                 cmd=${CALL_CMDS[$k]}
+                if [ -n "${CALL_EXPECT[$k]}" ]; then
+                        eval "$pre"
+                        out=$(in_env "$cmd" 2>&1 || true)
+                        grep -qx "${CALL_EXPECT[$k]}" <<<"$out" ||
+                                die "per call: $label: expected ${CALL_EXPECT[$k]}, got: $out"
+                fi
                 rss="n/a"
                 if [ "$have_time" = 1 ]; then
                         rss=$(for _ in 1 2 3 4 5; do
@@ -512,10 +523,10 @@ if [ "$DO_CALLS" = 1 ]; then
         done
         {
                 echo
-                echo "Wall time includes the fork of the shell and \`env -i\` around each call, measured at $((LOOP_NS / 1000)) µs with \`/bin/true\`. The writing call is preceded by \`echo 4096 > read_ahead_kb\`. Instructions count every instruction of the process (dynamic loader included)."
+                echo "Wall time includes the fork of the shell and \`env -i\` around each call, measured at $((LOOP_NS / 1000)) µs with \`/bin/true\`. The writing call is preceded by \`echo 4096 > read_ahead_kb\`; each agent call was checked to do what its label says (its READAHEAD_RESULT). Instructions count every instruction of the process (dynamic loader included)."
                 echo
         } >>"$MD"
-        "$AGENT" "${AGENT_ARGS[@]}" </dev/null >/dev/null 2>&1 || true
+        in_env "$(q "$AGENT" "${AGENT_ARGS[@]}")" >/dev/null 2>&1 || true
 fi
 
 # The change-storm devices are done with.
