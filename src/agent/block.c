@@ -2,6 +2,7 @@
 /* The block handler: a whole disk's add or change event, decided at once. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
 
@@ -13,10 +14,18 @@
 int handle_block(const struct agent_options *o, struct udev_device *dev) {
         struct ra_config *config = NULL;
         struct ra_facts facts;
+        const char **keys = NULL;
+        size_t n_keys = 0;
         int r;
 
+        /* The configuration first: its rules say which udev properties the
+         * decision reads, and only those are looked up. Its failure (out of
+         * memory) is reported as before, after the facts. */
+        int rc = ra_config_load(o->root, &config);
+        if (rc >= 0)
+                rc = ra_profile_property_keys(&config->profile, &keys, &n_keys);
         ra_facts_init(&facts);
-        r = ra_gather_block(dev, &facts);
+        r = ra_gather_block_keys(dev, keys, n_keys, &facts);
         if (r < 0) {
                 char msg[256];
                 snprintf(msg, sizeof(msg), "%s: cannot read device facts: %s, ignoring",
@@ -25,14 +34,14 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }
-        r = ra_config_load(o->root, &config);
-        if (r < 0)
+        if (rc < 0)
                 goto out;
         log_config_problems(o, config);
         struct ra_plan plan;
         ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
         carry_out_plan(o, &facts, &plan);
 out:
+        free(keys);
         ra_config_free(config);
         ra_facts_done(&facts);
         return 0;

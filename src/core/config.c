@@ -153,3 +153,28 @@ struct ra_config *ra_config_free(struct ra_config *c) {
         }
         return NULL;
 }
+
+int ra_profile_property_keys(const struct ra_profile *p, const char ***ret, size_t *ret_n) {
+        const char **keys = NULL;
+        size_t n = 0, total = 0;
+
+        for (size_t i = 0; i < p->n_rules; i++)
+                total += p->rules[i].n_props;
+        if (total > 0) {
+                keys = malloc(total * sizeof(*keys));
+                if (!keys)
+                        return -ENOMEM;
+        }
+        for (size_t i = 0; i < p->n_rules; i++)
+                for (unsigned j = 0; j < p->rules[i].n_props; j++) {
+                        const char *key = p->rules[i].props[j].key;
+                        bool seen = false;
+                        for (size_t k = 0; k < n && !seen; k++)
+                                seen = strcmp(keys[k], key) == 0;
+                        if (!seen)
+                                keys[n++] = key;
+                }
+        *ret = keys;
+        *ret_n = n;
+        return 0;
+}

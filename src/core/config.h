@@ -137,6 +137,10 @@ struct ra_config {
 int ra_config_load(const char *root, struct ra_config **ret);
 struct ra_config *ra_config_free(struct ra_config *c);
 
+/* The udev property keys p's rules match on (Property=), each once, pointing
+ * into p: an allocated array (NULL when there are none) and its length. */
+int ra_profile_property_keys(const struct ra_profile *p, const char ***ret, size_t *ret_n);
+
 /*
  * Changes whenever a file considered changes (path, state, device, inode,
  * size, mtime), one appears or goes, or the problems found change: the agent

@@ -245,7 +245,30 @@ static void dm_target_of(const char *uuid, char *buf, size_t size) {
         snprintf(buf, size, "dm");
 }
 
-int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
+/* The udev properties gather itself reads (transport_of, dm_write_blocked,
+ * ID_CDROM below). */
+static const char *const gather_keys[] = {
+        "ID_BUS", "ID_PATH", "ID_CDROM", "DM_SUSPENDED", "MPATH_DEVICE_READY",
+};
+
+/* Copies the properties named in keys, once each: a hash lookup per key. */
+static int add_props(struct udev_device *dev, const char *const *keys, size_t n_keys,
+                     struct ra_facts *f) {
+        for (size_t i = 0; i < n_keys; i++) {
+                if (ra_facts_get_prop(f, keys[i]))
+                        continue;
+                const char *v = udev_device_get_property_value(dev, keys[i]);
+                if (!v)
+                        continue;
+                int r = ra_facts_add_prop(f, keys[i], v);
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+static int gather_block(struct udev_device *dev, bool all_props, const char *const *keys,
+                        size_t n_keys, struct ra_facts *f) {
         const char *syspath = udev_device_get_syspath(dev);
         const char *sysname = udev_device_get_sysname(dev);
         char buf[64];
@@ -269,9 +292,18 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         f->major = major(devnum);
         f->minor = minor(devnum);
 
-        struct udev_list_entry *e;
-        udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
-                r = ra_facts_add_prop(f, udev_list_entry_get_name(e), udev_list_entry_get_value(e));
+        if (all_props) {
+                struct udev_list_entry *e;
+                udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
+                        r = ra_facts_add_prop(f, udev_list_entry_get_name(e),
+                                              udev_list_entry_get_value(e));
+                        if (r < 0)
+                                return r;
+                }
+        } else {
+                r = add_props(dev, gather_keys, sizeof(gather_keys) / sizeof(gather_keys[0]), f);
+                if (r >= 0)
+                        r = add_props(dev, keys, n_keys, f);
                 if (r < 0)
                         return r;
         }
@@ -324,6 +356,15 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
         ra_gather_host(f);
         ra_facts_classify(f);
         return 0;
+}
+
+int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
+        return gather_block(dev, true, NULL, 0, f);
+}
+
+int ra_gather_block_keys(struct udev_device *dev, const char *const *keys, size_t n_keys,
+                         struct ra_facts *f) {
+        return gather_block(dev, false, keys, n_keys, f);
 }
 
 int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len) {

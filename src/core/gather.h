@@ -14,6 +14,16 @@
 int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
 
 /*
+ * The same, but of the device's udev properties only the ones gather reads
+ * itself and those named in keys (repeats allowed): one hash lookup each,
+ * where the whole list costs libudev a sorted copy of every property. For
+ * the agent, whose decision reads no more than its rules' Property= keys
+ * (ra_profile_property_keys()); readahead-ctl shows them all.
+ */
+int ra_gather_block_keys(struct udev_device *dev, const char *const *keys, size_t n_keys,
+                         struct ra_facts *f);
+
+/*
  * Fills f for the network or FUSE filesystem behind an anonymous bdi ("0:53").
  * Returns -ENOENT while the mount is not in /proc/self/mountinfo yet,
  * -ENODEV when the bdi is gone, -EINVAL for a bdi that is not anonymous,
