@@ -14,6 +14,7 @@
 
 #include "conf-files.h"
 #include "config-internal.h"
+#include "text.h"
 
 const char *const ra_config_dirs[] = {
         "/etc/readahead-agent",
@@ -25,8 +26,7 @@ const char *const ra_config_dirs[] = {
 /* A path that does not fit is not looked at, rather than looked at cut short. */
 static bool join(char *buf, size_t size, const char *root, const char *dir, const char *rel,
                  const char *suffix) {
-        int n = snprintf(buf, size, "%s%s/%s%s", root, dir, rel, suffix);
-        return n > 0 && (size_t) n < size;
+        return ra_str_join(buf, size, root, dir, "/", rel, suffix, NULL);
 }
 
 static void note_file(struct ra_config *c, const char *path, enum ra_file_state state, bool dropin) {
@@ -35,7 +35,7 @@ static void note_file(struct ra_config *c, const char *path, enum ra_file_state 
 
         if (!f)
                 return;
-        snprintf(f->path, sizeof(f->path), "%s", path);
+        ra_str_join(f->path, sizeof(f->path), path, NULL);
         f->state = state;
         f->dropin = dropin;
         if (stat(path, &st) == 0) {
@@ -240,14 +240,14 @@ int ra_conf_files_read_dropins(struct ra_config *c, const char *rel, ra_conf_par
                 return r;
         if (n > RA_DROPINS_MAX) {
                 char dir[RA_PATH_MAX];
-                snprintf(dir, sizeof(dir), "%s.d", rel);
+                ra_str_join(dir, sizeof(dir), rel, ".d", NULL);
                 ra_config_diag(c, RA_DIAG_ERROR, dir, 0,
                                "%zu drop-ins, more than %d: from %.60s on, in name order, none is read", n,
                                RA_DROPINS_MAX, names[RA_DROPINS_MAX]);
         }
         for (size_t i = 0; i < n && i < RA_DROPINS_MAX && r >= 0; i++) {
                 char drel[RA_PATH_MAX];
-                if (snprintf(drel, sizeof(drel), "%s.d/%s", rel, names[i]) >= (int) sizeof(drel)) {
+                if (!ra_str_join(drel, sizeof(drel), rel, ".d/", names[i], NULL)) {
                         ra_config_diag(c, RA_DIAG_ERROR, rel, 0, "drop-in name %.60s... too long, not read",
                                        names[i]);
                         continue;

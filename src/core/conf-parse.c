@@ -16,6 +16,7 @@
 
 #include "config-internal.h"
 #include "size.h"
+#include "text.h"
 
 /* ---- profiles --------------------------------------------------------- */
 
@@ -112,8 +113,8 @@ static int rule_add(struct parse_ctx *ctx, const char *name) {
 
         struct ra_rule *r = &rules[p->n_rules];
         *r = (struct ra_rule){ .kind = -1, .rotational = -1, .removable = -1, .line = ctx->line };
-        snprintf(r->section, sizeof(r->section), "%s", name);
-        snprintf(r->file, sizeof(r->file), "%s", ctx->path);
+        ra_str_join(r->section, sizeof(r->section), name, NULL);
+        ra_str_join(r->file, sizeof(r->file), ctx->path, NULL);
         ctx->rule = p->n_rules++;
         return 0;
 }
@@ -300,8 +301,8 @@ static int key_rule_size(struct parse_ctx *ctx, const struct key *k, const char 
         } else
                 r->keep = false;
         r->has_size = true;
-        snprintf(r->size_text, sizeof(r->size_text), "%s", value);
-        snprintf(r->size_file, sizeof(r->size_file), "%s", ctx->path);
+        ra_str_join(r->size_text, sizeof(r->size_text), value, NULL);
+        ra_str_join(r->size_file, sizeof(r->size_file), ctx->path, NULL);
         r->size_line = ctx->line;
         return 0;
 }

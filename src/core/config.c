@@ -42,7 +42,7 @@ void ra_config_diag(struct ra_config *c, enum ra_diag_level level, const char *f
                 return;
         d->level = level;
         d->line = line;
-        snprintf(d->file, sizeof(d->file), "%s", file);
+        ra_str_join(d->file, sizeof(d->file), file, NULL);
         va_start(ap, fmt);
         vsnprintf(d->message, sizeof(d->message), fmt, ap);
         va_end(ap);
@@ -91,8 +91,8 @@ static int load_profile(struct ra_config *c) {
         const char *name = c->agent.profile;
         char rel[RA_PATH_MAX];
 
-        snprintf(c->profile.name, sizeof(c->profile.name), "%s", name);
-        snprintf(rel, sizeof(rel), "profiles/%s.conf", name);
+        ra_str_join(c->profile.name, sizeof(c->profile.name), name, NULL);
+        ra_str_join(rel, sizeof(rel), "profiles/", name, ".conf", NULL);
         int r = ra_conf_files_read(c, rel, false, parse_profile_cb, &c->profile);
         if (r < 0)
                 return r;
@@ -119,7 +119,7 @@ int ra_config_load(const char *root, struct ra_config **ret) {
                 .profile = DEFAULT_PROFILE,
                 .mount_wait_sec = RA_MOUNT_WAIT_SEC_DEFAULT,
         };
-        snprintf(c->profile.name, sizeof(c->profile.name), "%s", c->agent.profile);
+        ra_str_join(c->profile.name, sizeof(c->profile.name), c->agent.profile, NULL);
         if (root && strlen(root) >= sizeof(c->root) / 2) {
                 /* Configuration paths below it could not be read whole. */
                 ra_config_diag(c, RA_DIAG_ERROR, root, 0,
@@ -129,7 +129,7 @@ int ra_config_load(const char *root, struct ra_config **ret) {
                 return 0;
         }
         if (root && strcmp(root, "/") != 0)
-                snprintf(c->root, sizeof(c->root), "%s", root);
+                ra_str_join(c->root, sizeof(c->root), root, NULL);
 
         r = ra_conf_files_read(c, "readahead.conf", false, parse_agent_cb, &c->agent);
         if (r >= 0)

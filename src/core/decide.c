@@ -49,7 +49,7 @@ uint64_t ra_round_to_pages_kb(uint64_t kb, unsigned page_kb) {
 static bool glob_list_match(const char *globs, const char *s) {
         char buf[RA_MATCH_MAX], *save = NULL;
 
-        snprintf(buf, sizeof(buf), "%s", globs);
+        ra_str_join(buf, sizeof(buf), globs, NULL);
         for (char *g = strtok_r(buf, " \t", &save); g; g = strtok_r(NULL, " \t", &save))
                 if (fnmatch(g, s, 0) == 0)
                         return true;
@@ -63,27 +63,27 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
         const bool has_disks = is_block || f->n_members > 0;
 
         if (r->kind >= 0 && r->kind != (int) f->kind) {
-                snprintf(why, size, "kind is %s", is_block ? "block" : "mount");
+                ra_str_join(why, size, "kind is ", is_block ? "block" : "mount", NULL);
                 return false;
         }
         if (r->classes && !(r->classes & (1u << f->class))) {
-                snprintf(why, size, "class is %s", ra_class_to_string(f->class));
+                ra_str_join(why, size, "class is ", ra_class_to_string(f->class), NULL);
                 return false;
         }
         if (r->transports && !(r->transports & (1u << f->transport))) {
-                snprintf(why, size, "transport is %s", ra_transport_to_string(f->transport));
+                ra_str_join(why, size, "transport is ", ra_transport_to_string(f->transport), NULL);
                 return false;
         }
         if (r->rotational >= 0 && (!has_disks || r->rotational != f->rotational)) {
-                snprintf(why, size, "rotational is %s", has_disks && f->rotational ? "yes" : "no");
+                ra_str_join(why, size, "rotational is ", has_disks && f->rotational ? "yes" : "no", NULL);
                 return false;
         }
         if (r->removable >= 0 && (!has_disks || r->removable != f->removable)) {
-                snprintf(why, size, "removable is %s", has_disks && f->removable ? "yes" : "no");
+                ra_str_join(why, size, "removable is ", has_disks && f->removable ? "yes" : "no", NULL);
                 return false;
         }
         if (r->names[0] && !glob_list_match(r->names, f->name)) {
-                snprintf(why, size, "name %s is not %s", f->name, r->names);
+                ra_str_join(why, size, "name ", f->name, " is not ", r->names, NULL);
                 return false;
         }
 
@@ -99,12 +99,12 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
                 if (!mount_keys[i].globs[0])
                         continue;
                 if (!mount_keys[i].value[0]) {
-                        snprintf(why, size, "no %s", mount_keys[i].key);
+                        ra_str_join(why, size, "no ", mount_keys[i].key, NULL);
                         return false;
                 }
                 if (!glob_list_match(mount_keys[i].globs, mount_keys[i].value)) {
-                        snprintf(why, size, "%s %s is not %s", mount_keys[i].key,
-                                 mount_keys[i].value, mount_keys[i].globs);
+                        ra_str_join(why, size, mount_keys[i].key, " ", mount_keys[i].value, " is not ",
+                                    mount_keys[i].globs, NULL);
                         return false;
                 }
         }
@@ -112,11 +112,11 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
         for (unsigned i = 0; i < r->n_props; i++) {
                 const char *v = ra_facts_get_prop(f, r->props[i].key);
                 if (!v) {
-                        snprintf(why, size, "property %s is not set", r->props[i].key);
+                        ra_str_join(why, size, "property ", r->props[i].key, " is not set", NULL);
                         return false;
                 }
                 if (fnmatch(r->props[i].glob, v, 0) != 0) {
-                        snprintf(why, size, "%s=%s is not %s", r->props[i].key, v, r->props[i].glob);
+                        ra_str_join(why, size, r->props[i].key, "=", v, " is not ", r->props[i].glob, NULL);
                         return false;
                 }
         }
@@ -162,7 +162,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
         char a[24], b[24];
 
         vars_for(p, f, &vars);
-        snprintf(d.reason, sizeof(d.reason), "no rule matched");
+        ra_str_join(d.reason, sizeof(d.reason), "no rule matched", NULL);
 
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule *r = &p->rules[i];
@@ -178,7 +178,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 int e_failed = 0;
                 if (r->keep) {
                         t->verdict = RA_VERDICT_MATCHED;
-                        snprintf(t->why, sizeof(t->why), "Size=keep: leave the kernel's value");
+                        ra_str_join(t->why, sizeof(t->why), "Size=keep: leave the kernel's value", NULL);
                 } else {
                         enum ra_var missing = 0;
                         int e = ra_expr_eval(&r->size, &vars, &t->value_kb, &missing);
@@ -198,8 +198,8 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                                          e == -EDOM ? "division by zero" : "value out of range");
                         } else {
                                 t->verdict = RA_VERDICT_MATCHED;
-                                snprintf(t->why, sizeof(t->why), "Size=%s = %s", r->size_text,
-                                         ra_format_size_kb(t->value_kb, a));
+                                ra_str_join(t->why, sizeof(t->why), "Size=", r->size_text, " = ",
+                                            ra_format_size_kb(t->value_kb, a), NULL);
                         }
                 }
 
@@ -211,7 +211,7 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 d.error = t->verdict == RA_VERDICT_FAILED ? e_failed : 0;
                 d.rule_kb = t->value_kb;
                 ra_utf8_trim_cut(t->why);
-                snprintf(d.reason, sizeof(d.reason), "%s", t->why);
+                ra_str_join(d.reason, sizeof(d.reason), t->why, NULL);
         }
         ra_utf8_trim_cut(d.reason);
 

@@ -17,6 +17,7 @@
 #include "classify.h"
 #include "gather.h"
 #include "mountinfo.h"
+#include "text.h"
 
 /* Reads a short file into buf, without the trailing newline; -EFBIG when it
  * does not fit, rather than a value cut short. */
@@ -67,8 +68,15 @@ int ra_read_u64_file(const char *path, uint64_t *ret) {
 
 /* syspath/attr, allocated: sysfs paths have no length we could rely on. */
 static char *attr_path(const char *syspath, const char *attr) {
-        char *path;
-        return asprintf(&path, "%s/%s", syspath, attr) < 0 ? NULL : path;
+        size_t sl = strlen(syspath), al = strlen(attr);
+        char *path = malloc(sl + al + 2);
+
+        if (path) {
+                memcpy(path, syspath, sl);
+                path[sl] = '/';
+                memcpy(path + sl + 1, attr, al + 1);
+        }
+        return path;
 }
 
 /*
@@ -239,10 +247,10 @@ static void dm_target_of(const char *uuid, char *buf, size_t size) {
         };
         for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
                 if (has_prefix(uuid, kinds[i].prefix)) {
-                        snprintf(buf, size, "%s", kinds[i].name);
+                        ra_str_join(buf, size, kinds[i].name, NULL);
                         return;
                 }
-        snprintf(buf, size, "dm");
+        ra_str_join(buf, size, "dm", NULL);
 }
 
 /* The udev properties gather itself reads (transport_of, dm_write_blocked,
@@ -287,7 +295,7 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
                 return r;
 
         f->kind = RA_KIND_BLOCK;
-        snprintf(f->name, sizeof(f->name), "%s", sysname);
+        ra_str_join(f->name, sizeof(f->name), sysname, NULL);
         dev_t devnum = udev_device_get_devnum(dev);
         f->major = major(devnum);
         f->minor = minor(devnum);

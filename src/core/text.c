@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdarg.h>
 #include <string.h>
 
 #include "text.h"
@@ -138,3 +139,26 @@ void ra_utf8_trim_cut(char *s) {
                 return;
         }
 }
+
+bool ra_str_join(char *dst, size_t size, ...) {
+        size_t used = 0;
+        bool fit = true;
+        va_list ap;
+
+        va_start(ap, size);
+        for (const char *s; (s = va_arg(ap, const char *));) {
+                size_t l = strlen(s);
+                if (l >= size - used) {
+                        l = size - used - 1;
+                        fit = false;
+                }
+                memcpy(dst + used, s, l);
+                used += l;
+                if (!fit)
+                        break;
+        }
+        va_end(ap);
+        dst[used] = 0;
+        return fit;
+}
+

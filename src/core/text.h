@@ -42,3 +42,11 @@ void ra_json_quote(const char *s, ra_put_fn put, void *userdata);
 /* Drops an incomplete UTF-8 sequence from the end of s: what a buffer cut
  * in the middle of a character leaves. */
 void ra_utf8_trim_cut(char *s);
+
+/*
+ * snprintf(dst, size, "%s%s...", ...) without printf, for paths and messages
+ * built on every event: the strings up to the NULL one after another, cut
+ * after size - 1 bytes (size > 0) and always terminated. True when all fit.
+ */
+bool ra_str_join(char *dst, size_t size, ...) __attribute__((sentinel));
+
