@@ -122,6 +122,27 @@ static void test_trim_cut(void)
         CHECK_STR("", s);
 }
 
+/* ra_str_join() cuts and terminates exactly as snprintf("%s%s...") does. */
+static void test_str_join(void)
+{
+        char s[8], ref[8];
+
+        CHECK(ra_str_join(s, sizeof(s), "ab", "/", "cd", NULL));
+        CHECK_STR("ab/cd", s);
+        CHECK(ra_str_join(s, sizeof(s), "abc", "defg", NULL)); /* 7 bytes: just fits */
+        CHECK_STR("abcdefg", s);
+        CHECK(!ra_str_join(s, sizeof(s), "abcd", "efgh", "ij", NULL));
+        snprintf(ref, sizeof(ref), "%s%s%s", "abcd", "efgh", "ij");
+        CHECK_STR(ref, s);
+        CHECK_STR("abcdefg", s);
+        CHECK(!ra_str_join(s, sizeof(s), "abcdefgh", NULL));
+        CHECK_STR("abcdefg", s);
+        CHECK(ra_str_join(s, sizeof(s), "", NULL));
+        CHECK_STR("", s);
+        CHECK(!ra_str_join(s, 1, "x", NULL));
+        CHECK_STR("", s);
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
@@ -129,5 +150,6 @@ int main(void)
         RUN(test_people_columns);
         RUN(test_json_always_utf8);
         RUN(test_trim_cut);
+        RUN(test_str_join);
         TEST_MAIN_END;
 }
