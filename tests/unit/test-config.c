@@ -1340,9 +1340,36 @@ static void test_parse_same_rule_twice_in_one_buffer(void)
         parsed_done(&t);
 }
 
+/* The agent looks up only these udev properties: every rule's keys, once each. */
+static void test_profile_property_keys(void)
+{
+        struct parsed t;
+        const char **keys = NULL;
+        size_t n = 99;
+
+        parse(&t, "[Rule a]\nSize=1M\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, ra_profile_property_keys(&t.p, &keys, &n));
+        CHECK_INT(0, n);
+        CHECK(keys == NULL);
+        parsed_done(&t);
+
+        parse(&t, "[Rule a]\nProperty=ID_WWN=0x5*\nProperty=ID_BUS=usb\nSize=1M\n"
+                  "[Rule b]\nProperty=ID_BUS=ata\nProperty=DM_NAME=vg-*\nSize=2M\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, ra_profile_property_keys(&t.p, &keys, &n));
+        REQUIRE(n == 3);
+        CHECK_STR("ID_WWN", keys[0]);
+        CHECK_STR("ID_BUS", keys[1]);
+        CHECK_STR("DM_NAME", keys[2]);
+        free(keys);
+        parsed_done(&t);
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
+        RUN(test_profile_property_keys);
         RUN(test_vendor_default);
         RUN_TABLE(layer_cases, run_layer_case);
         RUN(test_etc_profile_replaces_vendor);
