@@ -40,25 +40,8 @@ static bool is_control(unsigned cp) {
         return cp < 0x20 || (cp >= 0x7f && cp < 0xa0);
 }
 
-/* Columns a printable code point takes: 2 for East Asian wide and emoji. */
-static size_t columns(unsigned cp) {
-        static const struct {
-                unsigned first, last;
-        } wide[] = {
-                { 0x1100, 0x115f },   { 0x2e80, 0x303e },   { 0x3041, 0x33ff },
-                { 0x3400, 0x4dbf },   { 0x4e00, 0x9fff },   { 0xa000, 0xa4cf },
-                { 0xac00, 0xd7a3 },   { 0xf900, 0xfaff },   { 0xfe30, 0xfe4f },
-                { 0xff00, 0xff60 },   { 0xffe0, 0xffe6 },   { 0x1f300, 0x1f64f },
-                { 0x1f900, 0x1f9ff }, { 0x20000, 0x3fffd },
-        };
-        for (size_t i = 0; i < sizeof(wide) / sizeof(wide[0]); i++)
-                if (cp >= wide[i].first && cp <= wide[i].last)
-                        return 2;
-        return 1;
-}
-
-size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols) {
-        size_t n = strlen(s), cols = 0;
+void ra_fputs_people(FILE *f, const char *s) {
+        size_t n = strlen(s);
 
         for (size_t i = 0; i < n;) {
                 unsigned cp;
@@ -66,20 +49,13 @@ size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols)
                 bool escape = len == 0 || is_control(cp) || (cp == '\\' && s[i + 1] == 'x');
                 if (len == 0)
                         len = 1; /* an invalid byte alone: the next may start a character */
-                size_t w = escape ? 4 * len : columns(cp);
-
-                if (max_cols > 0 && cols + w > max_cols)
-                        break;
-                for (size_t k = 0; escape && k < len; k++)
-                        fprintf(f, "\\x%02x", (unsigned char) s[i + k]);
-                if (!escape)
+                if (escape)
+                        for (size_t k = 0; k < len; k++)
+                                fprintf(f, "\\x%02x", (unsigned char) s[i + k]);
+                else
                         fwrite(s + i, 1, len, f);
-                cols += w;
                 i += len;
         }
-        for (; cols < pad_cols; cols++)
-                fputc(' ', f);
-        return cols;
 }
 
 void ra_json_quote(const char *s, ra_put_fn put, void *userdata) {

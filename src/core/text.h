@@ -21,11 +21,10 @@ size_t ra_utf8_decode(const char *s, size_t n, unsigned *ret_cp);
  * For people (tables, explain, apply): valid UTF-8 passes, but control
  * characters (C0, DEL, C1), invalid bytes, and a backslash before an 'x'
  * become \xHH, so nothing reaches the terminal as a control sequence and a
- * row stays one line. Writes at most max_cols columns (0: no limit), never
- * cutting a character or an escape, then pads with blanks to pad_cols.
- * Returns the columns written, padding included.
+ * row stays one line. (The status table is libsmartcols', which escapes
+ * and fits its cells itself.)
  */
-size_t ra_fputs_people(FILE *f, const char *s, size_t max_cols, size_t pad_cols);
+void ra_fputs_people(FILE *f, const char *s);
 
 /*
  * A JSON string with its quotes. Always valid UTF-8: control characters

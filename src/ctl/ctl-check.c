@@ -21,11 +21,11 @@ int verb_check(struct ctl *ctl, int argc, char **argv) {
                 const struct ra_diag *d = &c->diags[i];
                 const char *level = d->level == RA_DIAG_ERROR ? "error" : "warning";
                 /* Messages quote the files, which may hold anything. */
-                ra_fputs_people(stdout, d->file, 0, 0);
+                ra_fputs_people(stdout, d->file);
                 if (d->line > 0)
                         printf(":%u", d->line);
                 printf(": %s: ", level);
-                ra_fputs_people(stdout, d->message, 0, 0);
+                ra_fputs_people(stdout, d->message);
                 printf("\n");
                 n_warnings += d->level == RA_DIAG_WARNING;
         }

@@ -46,7 +46,7 @@ static const char *yes_no(bool b) {
 /* "  label          value", the value escaped for the terminal. */
 static void fact_line(const char *label, const char *value, const char *suffix) {
         printf("  %-14s ", label);
-        ra_fputs_people(stdout, value, 0, 0);
+        ra_fputs_people(stdout, value);
         printf("%s\n", suffix);
 }
 
@@ -92,7 +92,7 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
         char a[24], b[24], c[24], sz[16];
 
         printf("Device ");
-        ra_fputs_people(stdout, f->name, 0, 0);
+        ra_fputs_people(stdout, f->name);
         printf(" (%s, %u:%u)\n\nFacts:\n", f->kind == RA_KIND_BLOCK ? "block" : "mount", f->major,
                f->minor);
         printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
@@ -120,7 +120,7 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                        f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
                 if (f->md_level[0]) {
                         printf("  %-14s ", "md");
-                        ra_fputs_people(stdout, f->md_level, 0, 0);
+                        ra_fputs_people(stdout, f->md_level);
                         printf(", %u disks, layout %u\n", f->md_raid_disks, f->md_layout);
                 }
                 if (f->dm_target[0])
@@ -133,9 +133,9 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                                ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
                 if (content[0] || pttype[0]) {
                         printf("  %-14s ", "content");
-                        ra_fputs_people(stdout, content, 0, 0);
+                        ra_fputs_people(stdout, content);
                         printf("%s", content[0] && pttype[0] ? ", " : "");
-                        ra_fputs_people(stdout, pttype, 0, 0);
+                        ra_fputs_people(stdout, pttype);
                         printf("\n");
                 }
         }
@@ -158,9 +158,9 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule_trace *t = &d->trace[i];
                 printf("  %-16s %-14s ", t->rule->section, ra_verdict_to_string(t->verdict));
-                ra_fputs_people(stdout, short_rule(t->rule->file), 0, 0);
+                ra_fputs_people(stdout, short_rule(t->rule->file));
                 printf(":%u\n    ", t->rule->line);
-                ra_fputs_people(stdout, t->why, 0, 0);
+                ra_fputs_people(stdout, t->why);
                 printf("\n");
         }
 
@@ -185,10 +185,10 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                 printf("left alone (");
         else {
                 printf("%s from ", ra_format_size_kb(d->plan.decision.target_kb, a));
-                ra_fputs_people(stdout, d->plan.rule, 0, 0);
+                ra_fputs_people(stdout, d->plan.rule);
                 printf(" (");
         }
-        ra_fputs_people(stdout, d->plan.decision.reason, 0, 0);
+        ra_fputs_people(stdout, d->plan.decision.reason);
         printf(")%s\n", !d->plan.decision.keep && device_drifts(d) ? "; current differs" : "");
 
         struct ra_drift drift;
