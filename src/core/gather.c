@@ -82,7 +82,8 @@ static char *attr_path(const char *syspath, const char *attr) {
 /*
  * An attribute as a number no larger than max. Absent: 0, unknown. Present
  * but not a number, or out of range: 0, and the fact is marked invalid
- * (unless fact is _RA_FACT_MAX), so explain can say why it is unknown.
+ * (unless fact is _RA_FACT_MAX, where f may be NULL), so explain can say
+ * why it is unknown.
  */
 static uint64_t attr_u64_max(struct ra_facts *f, const char *syspath, const char *attr,
                              uint64_t max, enum ra_fact fact) {
@@ -98,14 +99,9 @@ static uint64_t attr_u64_max(struct ra_facts *f, const char *syspath, const char
         return 0;
 }
 
+/* Absent or unreadable attributes are simply unknown (0). */
 static uint64_t attr_u64(const char *syspath, const char *attr) {
-        char *path = attr_path(syspath, attr);
-        uint64_t v = 0;
-
-        if (path)
-                (void) ra_read_u64_file(path, &v); /* absent attributes are simply unknown */
-        free(path);
-        return v;
+        return attr_u64_max(NULL, syspath, attr, UINT64_MAX, _RA_FACT_MAX);
 }
 
 static void attr_string(const char *syspath, const char *attr, char *buf, size_t size) {
