@@ -29,20 +29,22 @@ static bool join(char *buf, size_t size, const char *root, const char *dir, cons
         return ra_str_join(buf, size, root, dir, "/", rel, suffix, NULL);
 }
 
-static void note_file(struct ra_config *c, const char *path, enum ra_file_state state, bool dropin) {
+/* target: what path resolves to, NULL when it does not. */
+static void note_file(struct ra_config *c, const char *path, const struct stat *target,
+                      enum ra_file_state state, bool dropin) {
         struct ra_config_file *f = ra_config_append((void **) &c->files, &c->n_files, SIZE_MAX, sizeof(*f));
-        struct stat st;
 
         if (!f)
                 return;
         ra_str_join(f->path, sizeof(f->path), path, NULL);
         f->state = state;
         f->dropin = dropin;
-        if (stat(path, &st) == 0) {
-                f->dev = st.st_dev;
-                f->ino = st.st_ino;
-                f->size = (uint64_t) st.st_size;
-                f->mtime_ns = (uint64_t) st.st_mtim.tv_sec * 1000000000u + (uint64_t) st.st_mtim.tv_nsec;
+        if (target) {
+                f->dev = target->st_dev;
+                f->ino = target->st_ino;
+                f->size = (uint64_t) target->st_size;
+                f->mtime_ns = (uint64_t) target->st_mtim.tv_sec * 1000000000u +
+                              (uint64_t) target->st_mtim.tv_nsec;
         }
 }
 
@@ -54,24 +56,22 @@ static bool is_dev_null(const struct stat *st) {
                st->st_rdev == null_st.st_rdev;
 }
 
-/* A symlink to /dev/null or an empty file masks the files below it. */
-static bool is_mask(const char *path, const struct stat *st) {
-        struct stat tst;
-        bool resolves = stat(path, &tst) == 0;
-
+/* A symlink to /dev/null or an empty file masks the files below it. st:
+ * the path itself (lstat), target: what it resolves to, NULL when nothing. */
+static bool is_mask(const char *path, const struct stat *st, const struct stat *target) {
         if (S_ISLNK(st->st_mode)) {
-                char target[16];
+                char text[16];
                 /* The text alone still masks where /dev/null is missing (a bare chroot). */
-                ssize_t n = readlink(path, target, sizeof(target) - 1);
+                ssize_t n = readlink(path, text, sizeof(text) - 1);
                 if (n > 0) {
-                        target[n] = 0;
-                        if (strcmp(target, "/dev/null") == 0)
+                        text[n] = 0;
+                        if (strcmp(text, "/dev/null") == 0)
                                 return true;
                 }
-                if (resolves && is_dev_null(&tst))
+                if (target && is_dev_null(target))
                         return true;
         }
-        return resolves && S_ISREG(tst.st_mode) && tst.st_size == 0;
+        return target && S_ISREG(target->st_mode) && target->st_size == 0;
 }
 
 static int read_file(struct ra_config *c, const char *path, char **ret, size_t *ret_len) {
@@ -126,7 +126,7 @@ int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_con
 
         for (const char *const *dir = ra_config_dirs; *dir; dir++) {
                 char path[RA_PATH_MAX];
-                struct stat st;
+                struct stat st, tst;
 
                 if (!join(path, sizeof(path), c->root, *dir, rel, "")) {
                         ra_config_diag(c, RA_DIAG_ERROR, *dir, 0,
@@ -135,12 +135,14 @@ int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_con
                 }
                 if (lstat(path, &st) < 0)
                         continue;
+                /* Stat once: the mask test and the fingerprint both want it. */
+                const struct stat *target = stat(path, &tst) == 0 ? &tst : NULL;
                 if (result != RA_CONF_NONE) {
-                        note_file(c, path, RA_FILE_MASKED, dropin);
+                        note_file(c, path, target, RA_FILE_MASKED, dropin);
                         continue;
                 }
-                if (is_mask(path, &st)) {
-                        note_file(c, path, RA_FILE_MASK, dropin);
+                if (is_mask(path, &st, target)) {
+                        note_file(c, path, target, RA_FILE_MASK, dropin);
                         result = RA_CONF_MASKED;
                         continue;
                 }
@@ -157,10 +159,10 @@ int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_con
                                 return r;
                 }
                 if (r < 0) {
-                        note_file(c, path, RA_FILE_BROKEN, dropin);
+                        note_file(c, path, target, RA_FILE_BROKEN, dropin);
                         continue; /* the next one down stands in */
                 }
-                note_file(c, path, RA_FILE_USED, dropin);
+                note_file(c, path, target, RA_FILE_USED, dropin);
                 result = RA_CONF_USED;
         }
         return result;
@@ -193,18 +195,10 @@ static int list_dir(const char *dir, char ***names, size_t *n) {
                         seen = strcmp((*names)[i], de->d_name) == 0;
                 if (seen)
                         continue;
-                if (*n % 16 == 0) {
-                        char **nn = realloc(*names, (*n + 16) * sizeof(char *));
-                        if (!nn) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        *names = nn;
-                }
-                if (!((*names)[*n] = strdup(de->d_name)))
+                /* A slot that strdup() cannot fill stays NULL: strv_free() takes it. */
+                char **slot = ra_config_append((void **) names, n, SIZE_MAX, sizeof(char *));
+                if (!slot || !(*slot = strdup(de->d_name)))
                         r = -ENOMEM;
-                else
-                        (*n)++;
         }
         closedir(d);
         return r;
