@@ -28,7 +28,7 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
                 /* Waiting cannot help: mountinfo too large, out of memory. */
                 char msg[256];
                 snprintf(msg, sizeof(msg), "%s: cannot look up its mount in /proc/self/mountinfo: %s",
-                         bdi, r == -EFBIG ? "mountinfo is too large" : strerror(-r));
+                         bdi, ra_mountinfo_strerror(r));
                 ra_journal_send(LOG_ERR, msg, NULL, 0);
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;

@@ -130,7 +130,7 @@ static int report_no_mount(const char *bdi, enum mount_wait_result res, int erro
         case MOUNT_WAIT_ERROR:
                 snprintf(msg, sizeof(msg),
                          "%s: cannot look up its mount in /proc/self/mountinfo: %s; read_ahead_kb not changed",
-                         bdi, error == -EFBIG ? "mountinfo is too large" : strerror(-error));
+                         bdi, ra_mountinfo_strerror(error));
                 ra_journal_send(LOG_ERR, msg, NULL, 0);
                 return 1;
         default:

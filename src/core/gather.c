@@ -427,6 +427,10 @@ int ra_read_mountinfo(char **ret, size_t *ret_len) {
         return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
 }
 
+const char *ra_mountinfo_strerror(int r) {
+        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
+}
+
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f) {
         if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
                 f->attr_path = NULL;

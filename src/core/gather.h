@@ -43,6 +43,8 @@ int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f);
  */
 #define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
 int ra_read_mountinfo(char **ret, size_t *ret_len);
+/* What went wrong reading it, in words: -EFBIG names the limit. */
+const char *ra_mountinfo_strerror(int r);
 
 /* A file whole, NUL-terminated; -EFBIG when longer than max_bytes. */
 int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len);

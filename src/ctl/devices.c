@@ -11,10 +11,6 @@
 #include "gather.h"
 #include "mountinfo.h"
 
-const char *mountinfo_strerror(int r) {
-        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
-}
-
 const char *device_find_strerror(int r) {
         switch (r) {
         case -ENOTBLK:
@@ -255,7 +251,7 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
                         free(text);
                 } else /* never an empty list that looks like "no mounts" */
                         fprintf(stderr, "readahead-ctl: cannot read /proc/self/mountinfo: %s: network mounts are not listed\n",
-                                mountinfo_strerror(k));
+                                ra_mountinfo_strerror(k));
         }
         if (r < 0) {
                 devices_free(l.items, l.n);

@@ -31,6 +31,4 @@ void device_done(struct ctl_device *d);
 /* What device_find() failed with, for a message. */
 const char *device_find_strerror(int r);
 
-/* What went wrong reading mountinfo, for a message. */
-const char *mountinfo_strerror(int r);
 void devices_free(struct ctl_device *list, size_t n);
