@@ -4,10 +4,10 @@
 set -euo pipefail
 
 build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev libsmartcols-dev libjson-c-dev udev scdoc)
-test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-14-dev valgrind nfs-common fuse3 util-linux time bindfs
+test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-common fuse3 util-linux time bindfs
            jq prometheus-node-exporter curl
            btrfs-progs # tests/real/btrfs.sh
-           qemu-system-x86 mmdebstrap cpio kmod # tests/vm: the real-kernel lab (QEMU, guest image)
+           qemu-system-x86 qemu-utils mmdebstrap cpio kmod # tests/vm, tests/systemd: the real-kernel labs (QEMU, guest images)
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
            libmount-dev # bench/mountinfo-parse.sh: our parser against libmount (not a build dependency)
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)

@@ -4,6 +4,12 @@
 #     with loop devices, fuzz corpus replay);
 #   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
 #     ctest label vm; release build only, 7 to 9 minutes with a cold image);
+#   - the systemd lab: Debian 12 and 13 booted with systemd as PID 1, the
+#     .deb built for each installed with apt, rebooted, suspended, removed
+#     (tests/systemd, label systemd; release build only);
+#   - Debian 13 as a contributor's machine: install-deps.sh, setup.sh and the
+#     tests that need no kernel, in a trixie root (tests/debian-root, label
+#     debian-root; release build only);
 #   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
 #   - a short libFuzzer run of each fuzz target;
 #   - the Debian package built, installed on this machine and removed
@@ -19,11 +25,13 @@ fuzz_seconds=${RA_FUZZ_SECONDS:-20}
 echo "== sanitizer build (ASan + UBSan)"
 cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
 cmake --build build-asan -j"$jobs"
-# The VM lab once, in the release build below: the guest's kernel does not
-# change with our build, and each boot costs emulated seconds
-# (`ctest --test-dir build-asan -L vm` runs it with the sanitized binaries).
+# The labs that boot or build another system run once, in the release build
+# below: the guests' kernels do not change with our build, each boot costs
+# emulated seconds, and the systemd lab and the Debian 13 root build their own
+# package and binaries (`ctest --test-dir build-asan -L vm` runs the VM lab
+# with the sanitized binaries).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --test-dir build-asan --output-on-failure -j1 -LE vm
+        ctest --test-dir build-asan --output-on-failure -j1 -LE '^(vm|systemd|debian-root)$'
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug

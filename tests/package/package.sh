@@ -134,18 +134,9 @@ version=$(dpkg-parsechangelog -l "$src/debian/changelog" -S Version)
 arch=$(dpkg --print-architecture)
 tree=$tmp/build/$PKG-$version
 mkdir -p "$tree"
-# A copy of the sources, without build directories: the tracked files and the
-# new ones git does not ignore; or everything but build output without git.
-if git -C "$src" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-        git -C "$src" ls-files -z --cached --others --exclude-standard |
-                (cd "$src" && while IFS= read -r -d '' f; do
-                        [ -e "$f" ] || [ -L "$f" ] || continue # deleted, not committed yet
-                        cp -a --parents "$f" "$tree/"
-                done)
-else
-        tar -C "$src" --exclude='./build*' --exclude='./obj-*' --exclude=./.git \
-                --exclude=./debian/.debhelper --exclude="./debian/$PKG" -cf - . | tar -C "$tree" -xf -
-fi
+# shellcheck source=tests/lib/source.sh
+. "$src/tests/lib/source.sh"
+ra_copy_source "$src" "$tree"
 ra_log "building the package in $tree (log: $tmp/build.log)"
 jobs=$(nproc 2>/dev/null || echo 1)
 if ! (cd "$tree" && DEB_BUILD_OPTIONS="parallel=$jobs ${DEB_BUILD_OPTIONS:-}" \

@@ -1,0 +1,80 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# root.sh SUITE: builds (once) a root of Debian SUITE (e.g. trixie) with
+# everything scripts/install-deps.sh --test installs there, and prints its
+# directory. The root is made the way a new contributor's machine would be:
+# mmdebstrap's minimal base, then the project's own install-deps.sh, so a
+# package name that release lacks fails here, as it would for them.
+#
+# The root lives in $RA_ROOT_CACHE (default /var/cache/readahead-agent/root)
+# under SUITE and a hash of its inputs (this script, install-deps.sh, the apt
+# sources), and is rebuilt only when one of them changes. Roots unused for a
+# week are removed. Nobody writes into it: run.sh lays an overlay over it.
+#
+# Exit status: 0 with the directory on stdout; 77 when this machine cannot
+# build it (not root, no mmdebstrap; a failure when CI is set); 1 on a failed
+# build.
+set -euo pipefail
+
+suite=${1:?usage: root.sh SUITE}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+cache=${RA_ROOT_CACHE:-/var/cache/readahead-agent/root}
+# shellcheck source=tests/lib/debian.sh
+. "$src/tests/lib/debian.sh"
+
+log() { printf '# debian-root %s: %s\n' "$suite" "$*" >&2; }
+die() { printf 'FAIL: debian-root %s: %s\n' "$suite" "$*" >&2; exit 1; }
+skip() {
+        [ -z "${CI:-}" ] || die "$* (CI is set: the Debian $suite root must be built)"
+        printf 'SKIP: debian-root %s: %s\n' "$suite" "$*" >&2
+        exit 77
+}
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap --mode=root, chroot)"
+for t in mmdebstrap apt-get sha256sum flock; do
+        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
+done
+
+mapfile -t sources < <(ra_debian_sources "$suite")
+[ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
+
+key=$( { cat "$0" "$src/scripts/install-deps.sh"; printf '%s\n' "${sources[@]}"; } | sha256sum | cut -c1-16)
+root=$cache/$suite-$key
+
+if [ -e "$root/.ra-complete" ]; then
+        touch "$root"
+        echo "$root"
+        exit 0
+fi
+
+mkdir -p "$cache"
+exec 8>"$cache/.lock"
+flock -w 1800 8 || die "another build holds $cache/.lock"
+if [ -e "$root/.ra-complete" ]; then
+        echo "$root"
+        exit 0
+fi
+
+start=$(date +%s)
+work=$(mktemp -d "$cache/.build-$suite-$key.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+log "building $key from ${sources[*]}"
+# Services must not start inside the root: mmdebstrap keeps a policy-rc.d in
+# place until its customize hooks are done.
+mmdebstrap --variant=minbase --mode=root \
+        --customize-hook='mkdir -p "$1/tmp/ra"' \
+        --customize-hook="copy-in $src/scripts/install-deps.sh /tmp/ra" \
+        --customize-hook='chroot "$1" env DEBIAN_FRONTEND=noninteractive bash /tmp/ra/install-deps.sh --test' \
+        --customize-hook='rm -rf "$1/tmp/ra" "$1"/var/cache/apt/archives/*.deb' \
+        "$suite" "$work/root" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1 ||
+        { tail -n 40 "$work/mmdebstrap.log" >&2; die "mmdebstrap or install-deps.sh --test failed in the $suite root"; }
+# The hooks ran install-deps.sh with the network: record what it installed.
+chroot "$work/root" dpkg-query -W -f='${Package} ${Version}\n' >"$work/root/.ra-packages"
+touch "$work/root/.ra-complete"
+rm -rf "$root"
+mv "$work/root" "$root"
+find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+log "built $root in $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))"
+echo "$root"

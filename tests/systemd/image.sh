@@ -1,0 +1,159 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# image.sh SUITE: builds (once) the systemd lab's guest for Debian SUITE
+# (bookworm, trixie) and prints its directory:
+#   root.img        a raw ext4 root file system: mmdebstrap's minimal base
+#                   with systemd as init, journald, udev, dbus, the release's
+#                   own kernel (linux-image-amd64) and initramfs, NFS server
+#                   and client (nfs-common's 99-nfs.rules with them),
+#                   btrfs-progs, and the libraries readahead-agent's package
+#                   depends on, so that `apt install ./readahead-agent.deb`
+#                   needs no network
+#   vmlinuz, initrd.img, kernel-release, packages.txt
+#
+# The guest boots as a Debian machine does: the kernel and Debian's own
+# initramfs mount root=LABEL=ra-root and start systemd as PID 1. A oneshot
+# unit, ra-lab.service, ordered after multi-user.target, mounts the host's
+# shares (9p) and runs tests/systemd/guest/lab.sh from the host's tree, so a
+# changed test never rebuilds the image. Each run boots a copy-on-write
+# overlay of root.img, which keeps what the guest wrote across its reboots.
+#
+# Cached in $RA_SYSTEMD_CACHE (default /var/cache/readahead-agent/systemd)
+# under SUITE and a hash of this script and the apt sources. Exit status: 0
+# with the directory on stdout; 77 when this machine cannot build it (a
+# failure when CI is set); 1 on a failed build.
+set -euo pipefail
+
+suite=${1:?usage: image.sh SUITE}
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+cache=${RA_SYSTEMD_CACHE:-/var/cache/readahead-agent/systemd}
+# shellcheck source=tests/lib/debian.sh
+. "$src/tests/lib/debian.sh"
+
+log() { printf '# systemd image %s: %s\n' "$suite" "$*" >&2; }
+die() { printf 'FAIL: systemd image %s: %s\n' "$suite" "$*" >&2; exit 1; }
+skip() {
+        [ -z "${CI:-}" ] || die "$* (CI is set: the systemd lab must run)"
+        printf 'SKIP: systemd image %s: %s\n' "$suite" "$*" >&2
+        exit 77
+}
+
+# A booted Debian machine as users run it, plus what the lab's checks need:
+# an NFS server to mount from itself, btrfs for a filesystem bdi, jq to read
+# `status --json`, and the shared libraries the package depends on.
+guest_packages=(systemd systemd-sysv dbus udev kmod linux-image-amd64 initramfs-tools lz4 e2fsprogs
+        btrfs-progs nfs-kernel-server nfs-common rpcbind jq procps iproute2 util-linux mount
+        libinih1 libsystemd0 libudev1 libblkid1 libsmartcols1 libjson-c5)
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap --mode=root, device nodes)"
+for t in mmdebstrap apt-get mkfs.ext4 sha256sum flock; do
+        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
+done
+
+mapfile -t sources < <(ra_debian_sources "$suite")
+[ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
+key=$( { cat "$0"; printf '%s\n' "${sources[@]}" "${guest_packages[@]}"; } | sha256sum | cut -c1-16)
+image=$cache/$suite-$key
+
+if [ -s "$image/root.img" ] && [ -s "$image/vmlinuz" ] && [ -s "$image/initrd.img" ]; then
+        touch "$image"
+        echo "$image"
+        exit 0
+fi
+
+mkdir -p "$cache"
+exec 8>"$cache/.lock"
+flock -w 1800 8 || die "another build holds $cache/.lock"
+if [ -s "$image/root.img" ]; then
+        echo "$image"
+        exit 0
+fi
+
+start=$(date +%s)
+work=$(mktemp -d "$cache/.build-$suite-$key.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+log "building $key: ${#guest_packages[@]} packages from ${sources[*]}"
+rootfs=$work/rootfs
+
+# Set up inside the root before it becomes an image: what a machine's
+# administrator would have set up, and the lab's unit.
+customize() {
+        local r=$1
+        echo ra-lab >"$r/etc/hostname"
+        printf '127.0.0.1 localhost\n127.0.1.1 ra-lab\n' >"$r/etc/hosts"
+        : >"$r/etc/resolv.conf"
+        echo 'LABEL=ra-root / ext4 rw,errors=remount-ro 0 1' >"$r/etc/fstab"
+        # Root may log in on the serial console without a password (debugging).
+        chroot "$r" passwd -d root >/dev/null
+        # Debian's initramfs, small and quick to unpack under emulation: the
+        # modules that find and mount the root, nothing else.
+        printf 'MODULES=list\nCOMPRESS=lz4\n' >"$r/etc/initramfs-tools/conf.d/ra-lab.conf"
+        printf 'virtio_pci\nvirtio_blk\next4\n' >>"$r/etc/initramfs-tools/modules"
+        printf '9p\n9pnet_virtio\n' >"$r/etc/modules-load.d/ra-lab.conf"
+        # Timers that would wake apt or scrub file systems during a test.
+        for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer fstrim.timer; do
+                ln -sf /dev/null "$r/etc/systemd/system/$u"
+        done
+        # NFS served from the guest itself, as vm-nfs does.
+        mkdir -p "$r/srv/nfs"
+        : >"$r/etc/exports"
+        mkdir -p "$r/usr/local/sbin" "$r/ra"
+        cat >"$r/usr/local/sbin/ra-lab" <<'LAB'
+#!/bin/sh
+# The systemd lab's test: tests/systemd/guest/lab.sh from the host's tree.
+o=trans=virtio,version=9p2000.L,msize=262144
+mkdir -p /ra/src /ra/debs /ra/out
+mountpoint -q /ra/src || mount -t 9p -o $o,ro src /ra/src || exit 1
+mountpoint -q /ra/debs || mount -t 9p -o $o,ro debs /ra/debs || exit 1
+mountpoint -q /ra/out || mount -t 9p -o $o out /ra/out || exit 1
+exec /bin/bash /ra/src/tests/systemd/guest/lab.sh
+LAB
+        chmod 755 "$r/usr/local/sbin/ra-lab"
+        # After multi-user.target, as a user's own unit would be; never
+        # `systemctl is-system-running --wait` from here: it waits for itself.
+        cat >"$r/etc/systemd/system/ra-lab.service" <<'UNIT'
+[Unit]
+Description=readahead-agent systemd lab
+After=multi-user.target
+
+[Service]
+Type=oneshot
+ExecStart=/usr/local/sbin/ra-lab
+StandardOutput=journal+console
+StandardError=journal+console
+TimeoutStartSec=20min
+
+[Install]
+WantedBy=multi-user.target
+UNIT
+        mkdir -p "$r/etc/systemd/system/multi-user.target.wants"
+        ln -sf ../ra-lab.service "$r/etc/systemd/system/multi-user.target.wants/ra-lab.service"
+        chroot "$r" update-initramfs -u -k all >/dev/null
+}
+
+mmdebstrap --quiet --variant=minbase --mode=root --include="$(IFS=,; echo "${guest_packages[*]}")" \
+        --dpkgopt='path-exclude=/usr/share/man/*' --dpkgopt='path-exclude=/usr/share/doc/*' \
+        --dpkgopt='path-exclude=/usr/share/locale/*' --dpkgopt='path-exclude=/usr/share/info/*' \
+        "$suite" "$rootfs" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1 ||
+        { tail -n 30 "$work/mmdebstrap.log" >&2; die "mmdebstrap failed"; }
+customize "$rootfs" || die "could not set up the guest's root"
+release=$(basename "$(ls -d "$rootfs"/usr/lib/modules/* | head -n 1)")
+[ -s "$rootfs/boot/vmlinuz-$release" ] && [ -s "$rootfs/boot/initrd.img-$release" ] ||
+        die "no kernel or initramfs for $release in the root"
+cp "$rootfs/boot/vmlinuz-$release" "$work/vmlinuz"
+cp "$rootfs/boot/initrd.img-$release" "$work/initrd.img"
+echo "$release" >"$work/kernel-release"
+chroot "$rootfs" dpkg-query -W -f='${Package} ${Version}\n' >"$work/packages.txt"
+rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
+# apt must still know the packages installed from the image's archive; the
+# guest installs only the local .deb, with no network.
+mkfs.ext4 -q -L ra-root -d "$rootfs" "$work/root.img" 6G || die "mkfs.ext4 -d failed"
+mkdir "$work/image"
+mv "$work/root.img" "$work/vmlinuz" "$work/initrd.img" "$work/kernel-release" "$work/packages.txt" "$work/image/"
+rm -rf "$image"
+mv "$work/image" "$image"
+find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+log "built $image in $(($(date +%s) - start)) s ($(du -sh "$image" | cut -f1) on disk), kernel $release"
+echo "$image"

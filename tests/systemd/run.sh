@@ -1,0 +1,136 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# tests/systemd/run.sh [--timeout SEC] SUITE
+#
+# The systemd lab: boots Debian SUITE (bookworm, trixie) as users run it,
+# systemd as PID 1, from the cached image of image.sh, with the project's own
+# .deb built for that release (tests/lib/build-deb.sh), and runs
+# tests/systemd/guest/lab.sh inside it across two boots: the first installs
+# the package with apt, the second checks what a reboot, suspend and resume,
+# `apt remove` and `apt purge` do (see tests/systemd/README.md).
+#
+# Disks: vda the root (a copy-on-write overlay of the image, kept across the
+# guest's reboot), vdb an empty 128 GiB sparse disk, vdc an 8 GiB one that the
+# first boot formats as btrfs. Suspend: bookworm's kernel goes to S3 and
+# comes back (QEMU's system_wakeup, sent by qmp-wakeup.py); trixie's 6.12
+# does not come back from S3 under QEMU, so there the kernel's own suspend
+# test (pm_test=devices) stands in for the firmware.
+#
+# Environment: RA_SYSTEMD_KEEP (keep the overlay, console log and results),
+# CI (a machine that cannot run the lab fails instead of skipping).
+set -euo pipefail
+
+timeout_s=900
+while [ $# -gt 0 ]; do
+        case $1 in
+        --timeout) timeout_s=$2; shift 2 ;;
+        -*) echo "usage: $0 [--timeout SEC] SUITE" >&2; exit 2 ;;
+        *) break ;;
+        esac
+done
+[ $# -eq 1 ] || { echo "usage: $0 [--timeout SEC] SUITE" >&2; exit 2; }
+suite=$1
+here=$(cd "$(dirname "$0")" && pwd)
+src=$(cd "$here/../.." && pwd)
+name=systemd-$suite
+
+log() { printf '# %s: %s\n' "$name" "$*" >&2; }
+die() { printf 'FAIL: %s: %s\n' "$name" "$*" >&2; exit 1; }
+skip() {
+        [ -z "${CI:-}" ] || die "$* (CI is set: the systemd lab must run)"
+        printf 'SKIP: %s: %s\n' "$name" "$*" >&2
+        exit 77
+}
+
+case $suite in
+bookworm) suspend=s3 ;;
+*) suspend=pm_test ;;
+esac
+
+[ "$(id -u)" -eq 0 ] || skip "needs root (image build, package build in a root)"
+qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is not installed (scripts/install-deps.sh --test)"
+command -v qemu-img >/dev/null || skip "qemu-img is not installed (scripts/install-deps.sh --test)"
+
+rc=0
+image=$("$here/image.sh" "$suite") || rc=$?
+[ "$rc" -eq 0 ] || exit "$rc"
+
+tmp=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-$name.XXXXXX")
+pids=()
+cleanup() {
+        local p
+        for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+        if [ -n "${RA_SYSTEMD_KEEP:-}" ]; then
+                log "kept $tmp (RA_SYSTEMD_KEEP)"
+        else
+                rm -rf "$tmp"
+        fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+mkdir "$tmp/debs" "$tmp/out"
+t0=$EPOCHREALTIME
+bash "$src/tests/lib/build-deb.sh" "$suite" "$tmp/debs" >"$tmp/deb.log" 2>&1 ||
+        { tail -n 40 "$tmp/deb.log" >&2; die "building the package for $suite failed"; }
+log "package for $suite: $(cd "$tmp/debs" && ls ./*.deb) ($(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)"
+
+{
+        printf 'RA_LAB_SUITE=%q\n' "$suite"
+        printf 'RA_LAB_SUSPEND=%q\n' "$suspend"
+        printf 'CI=%q\n' "${CI:-}"
+} >"$tmp/out/env"
+
+qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
+truncate -s 128G "$tmp/data.img"
+truncate -s 8G "$tmp/btrfs.img"
+
+share() { printf 'local,path=%s,mount_tag=%s,security_model=none%s' "$1" "$2" "${3:+,$3}"; }
+drive() { printf -- '-drive if=none,id=%s,file=%s,format=%s,cache=unsafe -device virtio-blk-pci,drive=%s,serial=%s' "$1" "$2" "$3" "$1" "$4"; }
+
+log "booting $(cat "$image/kernel-release") (suspend: $suspend), timeout ${timeout_s}s"
+start=$EPOCHREALTIME
+# No -no-reboot: the guest reboots once, and S3 resume passes through a reset.
+# 6 GiB: the guest's nfsd offers rsize=1M only with more than 4 GiB of RAM
+# (its largest block is 1/4096 of memory), and the memory cap stays at 8M.
+# shellcheck disable=SC2046
+timeout --kill-after=10 "$timeout_s" "$qemu" \
+        -nodefaults -no-user-config -display none -monitor none \
+        -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
+        -global PIIX4_PM.disable_s3=0 \
+        -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off" \
+        -serial "file:$tmp/console.log" \
+        -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \
+        -device virtio-rng-pci \
+        $(drive root "$tmp/root.qcow2" qcow2 ra-root) \
+        $(drive data "$tmp/data.img" raw ra-disk1) \
+        $(drive btrfs "$tmp/btrfs.img" raw ra-disk2) \
+        -virtfs "$(share "$src" src readonly=on)" \
+        -virtfs "$(share "$tmp/debs" debs readonly=on)" \
+        -virtfs "$(share "$tmp/out" out)" &
+vm_pid=$!
+pids+=("$vm_pid")
+python3 "$here/qmp-wakeup.py" "$tmp/qmp.sock" "$tmp/qmp.log" &
+pids+=("$!")
+qemu_rc=0
+wait "$vm_pid" || qemu_rc=$?
+elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+
+[ -r "$tmp/out/log" ] && tr -d '\r' <"$tmp/out/log"
+[ -s "$tmp/qmp.log" ] && sed 's/^/# qmp: /' "$tmp/qmp.log" >&2
+status=$(cat "$tmp/out/status" 2>/dev/null || true)
+if [ -z "$status" ]; then
+        log "kernel console (last 60 lines):"
+        tr -d '\r' <"$tmp/console.log" | tail -n 60 >&2 || true
+        [ "$qemu_rc" -ne 124 ] && [ "$qemu_rc" -ne 137 ] || die "timed out after ${timeout_s}s"
+        die "the guest stopped without a status (QEMU exit $qemu_rc)"
+fi
+log "guest finished in ${elapsed}s with status $status"
+if [ "$status" != 0 ]; then
+        log "kernel console (last 30 lines):"
+        tr -d '\r' <"$tmp/console.log" | tail -n 30 >&2 || true
+fi
+exit "$status"
