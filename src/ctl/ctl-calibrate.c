@@ -652,7 +652,6 @@ static int write_dropin(const struct ctl *ctl, const struct calibration *c, cons
         glob_escape(id->value, glob, sizeof(glob));
         const struct ra_knee_point *best = &c->chosen_points[c->chosen->best];
         size_t k = c->chosen->knee;
-        /* Short lines: a profile line may hold at most 199 characters. */
         fprintf(out,
                 "# Written by readahead-ctl calibrate on %s for %s (%s).\n"
                 "# Knee: %s, the smallest read_ahead_kb within %.0f%% of the best\n"

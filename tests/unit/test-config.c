@@ -715,9 +715,10 @@ ROOT_CASE(test_unknown_key_is_a_warning)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_overlong_line_is_an_error)
+ROOT_CASE(test_long_line_is_limited_by_its_value)
 {
         struct ra_config *c;
+        const struct ra_diag *d;
         char text[512];
 
         install_vendor();
@@ -726,7 +727,19 @@ ROOT_CASE(test_overlong_line_is_an_error)
         strcpy(text + 17 + 245, "\nSize=1M\n");
         put(ETC "/profiles/default.conf.d/50-l.conf", text);
         c = load();
-        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-l.conf", 2) != NULL);
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR("1M", size_text_of(&c->profile, "long"));
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-l.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+
+        strcpy(text, "[Rule long]\nName=");
+        memset(text + strlen(text), 'a', 256); /* one more than Name= holds */
+        strcpy(text + 17 + 256, "\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/50-l.conf", text);
+        c = load();
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-l.conf", 2);
+        REQUIRE(d);
+        CHECK_STR("Name= is longer than 255 characters", d->message);
         CHECK(rule_named(&c->profile, "long") == NULL);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-l.conf", RA_FILE_BROKEN, true);
         ra_config_free(c);
@@ -1202,42 +1215,112 @@ static void test_parse_unknown_key_warns(void)
 }
 
 /* Parses a [Profile] whose line 3 is a Description= of n characters, then tail. */
-static void parse_long_line(struct parsed *t, size_t n, const char *tail)
+/* "[Profile]\nDefault=512K\n", then line 3: KEY= and n - strlen(KEY=) x's, then tail. */
+static void parse_long_line(struct parsed *t, const char *key, size_t n, const char *tail)
 {
         static const char head[] = "[Profile]\nDefault=512K\n";
-        char buf[600];
-        size_t len = sizeof(head) - 1;
+        size_t len = sizeof(head) - 1, kl = strlen(key);
+        char *buf = malloc(len + n + strlen(tail) + 1);
 
-        REQUIRE(n >= 12 && len + n + strlen(tail) < sizeof(buf));
+        REQUIRE(buf && n >= kl);
         memcpy(buf, head, len);
-        memcpy(buf + len, "Description=", 12);
-        memset(buf + len + 12, 'x', n - 12);
+        memcpy(buf + len, key, kl);
+        memset(buf + len + kl, 'x', n - kl);
         strcpy(buf + len + n, tail);
         parse(t, buf);
+        free(buf);
 }
 
 static void test_parse_line_length(void)
 {
         struct parsed t;
+        const struct ra_diag *d;
 
-        /* Line 3 has 199 characters: allowed, and line 4 is still line 4. */
-        parse_long_line(&t, 199, "\nColour=blue\n");
+        /* What limits a line is its value, whatever line buffer inih was
+         * built with (200 bytes in Debian; r55 and r59 differ at its end). */
+        parse_long_line(&t, "Description=", 199, "\nColour=blue\n");
         CHECK_INT(0, t.r);
         CHECK_INT(0, t.c->n_errors);
         CHECK_INT(187, strlen(t.p.description));
         CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
         parsed_done(&t);
 
-        /* 200 characters: too long. */
-        parse_long_line(&t, 200, "\nColour=blue\n");
-        CHECK(t.r < 0);
-        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        parse_long_line(&t, "Description=", 200, "\nColour=blue\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(188, strlen(t.p.description));
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
         parsed_done(&t);
 
-        /* 450 characters, then a bad line: both are found at their lines. */
-        parse_long_line(&t, 450, "\nDefault=12Q\n");
+        /* The documented 255 characters, on a 267-character line. */
+        parse_long_line(&t, "Description=", 267, "\nColour=blue\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        CHECK_INT(255, strlen(t.p.description));
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
+        parsed_done(&t);
+
+        /* One more is the value's error, at its line; line 4 is still line 4. */
+        parse_long_line(&t, "Description=", 268, "\nColour=blue\n");
         CHECK(t.r < 0);
-        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 3);
+        REQUIRE(d);
+        CHECK_STR("Description= is longer than 255 characters", d->message);
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
+        parsed_done(&t);
+
+        /* A comment as long as you like; the bad line after it is line 4. */
+        parse_long_line(&t, "# ", 5000, "\nDefault=12Q\n");
+        CHECK(t.r < 0);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 4);
+        REQUIRE(d);
+        CHECK_STR("Default=12Q is not a size (a whole number with K, M or G)", d->message);
+        parsed_done(&t);
+}
+
+/* A MountPoint= list of 255 characters, on one 266-character line. */
+static void test_parse_long_mount_point_list(void)
+{
+        char buf[400] = "[Rule shares]\nKind=mount\nMountPoint=";
+        struct parsed t;
+
+        for (int i = 0; i < 25; i++) /* 25 x 10 characters */
+                sprintf(buf + strlen(buf), "/srv/%02d/* ", i);
+        strcat(buf, "/tmp*\nSize=1M\n");
+        parse(&t, buf);
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        REQUIRE(t.p.n_rules == 1);
+        CHECK_INT(255, strlen(t.p.rules[0].mount_points));
+        CHECK_SUFFIX(t.p.rules[0].mount_points, "/srv/23/* /srv/24/* /tmp*");
+        parsed_done(&t);
+}
+
+/* The syntax inih gave: ':' ends a key too, ';' after a blank starts a
+ * comment, blanks around keys and values go, an indented line is a line. */
+static void test_parse_inih_syntax(void)
+{
+        struct parsed t;
+        const struct ra_diag *d;
+
+        parse(&t, "[Profile]\n"
+                  "Default: 1M ; one megabyte\n"
+                  "  Description =  a;b #c  \r\n");
+        CHECK_INT(0, t.r);
+        CHECK_U64(1024, t.p.default_kb);
+        CHECK_STR("a;b #c", t.p.description);
+        parsed_done(&t);
+
+        parse(&t, "[Profile]\n"
+                  "\n"
+                  "  Minimum ; x = 4K\n"
+                  "Maximum\n");
+        CHECK(t.r < 0);
+        CHECK_INT(2, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 3);
+        REQUIRE(d);
+        CHECK_STR("syntax error (expected [Section] or Key=Value)", d->message);
         CHECK(pdiag(&t, RA_DIAG_ERROR, 4) != NULL);
         parsed_done(&t);
 }
@@ -1382,7 +1465,7 @@ int main(void)
         RUN(test_dropin_changes_profile_key);
         RUN_TABLE(broken_cases, run_broken_case);
         RUN(test_unknown_key_is_a_warning);
-        RUN(test_overlong_line_is_an_error);
+        RUN(test_long_line_is_limited_by_its_value);
         RUN(test_binary_garbage_is_an_error);
         RUN(test_missing_profile_leaves_devices_alone);
         RUN(test_oversized_file_is_an_error);
@@ -1397,6 +1480,8 @@ int main(void)
         RUN_TABLE(parse_good_cases, run_parse_good_case);
         RUN(test_parse_unknown_key_warns);
         RUN(test_parse_line_length);
+        RUN(test_parse_long_mount_point_list);
+        RUN(test_parse_inih_syntax);
         RUN(test_parse_nul_bytes);
         RUN(test_parse_limits);
         RUN(test_parse_indented_key);
