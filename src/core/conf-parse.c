@@ -73,6 +73,10 @@ struct parse_ctx {
         enum section section;
         size_t rule;
         unsigned limits_line; /* the last [Profile] Default=, Minimum= or Maximum= */
+        /* A limit that could not be read: its order is not checked, which
+         * would compare the value before it. */
+        bool profile_limit_failed;
+        bool rule_limit_failed[RA_RULES_MAX];
 };
 
 #define parse_error(ctx, ...)                                                                      \
@@ -294,6 +298,7 @@ static int key_rule_size(struct parse_ctx *ctx, const struct key *k, const char 
                 /* Also what fails whatever the device: "1M/0" would make
                  * every device it matches fail at run time. */
                 parse_error(ctx, "Size=%s: %s", value, err);
+                r->has_size = true; /* not also "no Size=": the file is dropped anyway */
                 return -EINVAL;
         } else
                 r->keep = false;
@@ -431,8 +436,11 @@ static void on_key(struct parse_ctx *ctx, const char *name, const char *value) {
                 else
                         parse_warning(ctx, "unknown key %s= in [%s], ignoring", name,
                                       ctx->agent ? "Agent" : "Profile");
-        } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0 && k->limit)
-                *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
+        } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0) {
+                if (k->limit)
+                        *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
+        } else if (k->limit)
+                *(rule ? &ctx->rule_limit_failed[ctx->rule] : &ctx->profile_limit_failed) = true;
 }
 
 /* ---- lines ------------------------------------------------------------ */
@@ -514,6 +522,8 @@ static int parse_lines(struct parse_ctx *ctx, const char *buf, size_t len) {
 
 /* ---- files ------------------------------------------------------------ */
 
+/* What only the whole file can tell; also after errors in its lines, so
+ * that check prints every problem at once. */
 static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
         struct ra_config *c = ctx->c;
 
@@ -524,14 +534,14 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
                                        "[Rule %s] has no Size=", p->rules[i].section);
                 }
         /* This file broke the order: it set one of them, at limits_line. */
-        if (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb) {
+        if (!ctx->profile_limit_failed && (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb)) {
                 ctx->errors++;
                 ra_config_diag(c, RA_DIAG_ERROR, ctx->path, ctx->limits_line,
                                "Minimum=, Default= and Maximum= must be in ascending order");
         }
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule *r = &p->rules[i];
-                if (r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
+                if (!ctx->rule_limit_failed[i] && r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
                         ctx->errors++;
                         ra_config_diag(c, RA_DIAG_ERROR, ctx->path, r->limits_line ? r->limits_line : r->line,
                                        "[Rule %s] Minimum= is above Maximum=", r->section);
@@ -550,10 +560,8 @@ static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
                 parse_error(ctx, "binary data (NUL byte) in file");
                 return -EINVAL;
         }
-        int r = parse_lines(ctx, buf, len);
-        if (r < 0)
-                return r;
-        return ctx->errors > 0 ? -EINVAL : 0;
+        /* Errors in lines are counted in ctx, for the caller to add its own. */
+        return parse_lines(ctx, buf, len);
 }
 
 int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
@@ -589,6 +597,8 @@ int ra_agent_parse_buffer(struct ra_config *c, struct ra_agent_settings *setting
         int r = parse_buffer(&ctx, buf, len);
         if (r < 0)
                 return r;
+        if (ctx.errors > 0)
+                return -EINVAL;
         *settings = tmp;
         return 0;
 }

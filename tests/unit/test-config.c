@@ -890,6 +890,48 @@ ROOT_CASE(test_check_errors_name_dropin_and_line)
         ra_config_free(c);
 }
 
+/* An error in a line does not hide what only the whole file tells. */
+ROOT_CASE(test_check_errors_after_a_bad_line)
+{
+        static const char *const f = ETC "/profiles/default.conf.d/60-all.conf";
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(f, "[Profile]\n"       /* 1 */
+               "Minimum=1M\n"      /* 2: above Default= 512K */
+               "[Rule disk]\n"     /* 3 */
+               "Size=1M/0\n"       /* 4 */
+               "Minimum=1M\n"      /* 5 */
+               "Maximum=256K\n"    /* 6: below Minimum= */
+               "[Rule nosize]\n"   /* 7 */
+               "Name=sdz\n"        /* 8 */
+               "[Rule badlimit]\n" /* 9 */
+               "Size=1M\n"         /* 10 */
+               "Minimum=1Q\n"      /* 11 */
+               "Maximum=64K\n");   /* 12 */
+        c = load();
+        CHECK_INT(5, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, f, 2);
+        REQUIRE(d);
+        CHECK_STR("Minimum=, Default= and Maximum= must be in ascending order", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 4);
+        REQUIRE(d);
+        CHECK_STR("Size=1M/0: division by zero whatever the device", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 6);
+        REQUIRE(d);
+        CHECK_STR("[Rule disk] Minimum= is above Maximum=", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 7);
+        REQUIRE(d);
+        CHECK_STR("[Rule nosize] has no Size=", d->message);
+        /* Minimum=1Q is the error; not also an order it never set. */
+        d = diag_at(c, RA_DIAG_ERROR, f, 11);
+        REQUIRE(d);
+        CHECK_STR("Minimum=1Q is not a size (a whole number with K, M or G)", d->message);
+        CHECK_FILE(c, f, RA_FILE_BROKEN, true);
+        ra_config_free(c);
+}
+
 /* The configuration's fingerprint follows its files and problems. */
 ROOT_CASE(test_fingerprint_changes_with_files)
 {
@@ -1472,6 +1514,7 @@ int main(void)
         RUN(test_many_dropins_all_apply_in_name_order);
         RUN(test_too_many_dropins_is_an_error);
         RUN(test_check_errors_name_dropin_and_line);
+        RUN(test_check_errors_after_a_bad_line);
         RUN(test_fingerprint_changes_with_files);
         RUN(test_free_null);
         RUN(test_search_path);
