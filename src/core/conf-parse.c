@@ -346,6 +346,9 @@ static int key_profile_name(struct parse_ctx *ctx, const struct key *k, const ch
                 return -EINVAL;
         }
         strcpy(field, value);
+        /* For "not found": the line to fix. */
+        ra_str_join(ctx->agent->profile_file, sizeof(ctx->agent->profile_file), ctx->path, NULL);
+        ctx->agent->profile_line = ctx->line;
         return 0;
 }
 

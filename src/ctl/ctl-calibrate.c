@@ -691,7 +691,9 @@ static int apply_written(struct ctl *ctl, const char *name, const char *path, co
         }
         for (size_t i = 0; i < cfg->n_diags; i++)
                 if (strcmp(cfg->diags[i].file, path) == 0 && cfg->diags[i].level == RA_DIAG_ERROR) {
-                        fprintf(stderr, "%s:%u: error: %s\n", path, cfg->diags[i].line, cfg->diags[i].message);
+                        char where[RA_PATH_MAX + 16];
+                        fprintf(stderr, "%s: error: %s\n", ra_diag_where(&cfg->diags[i], where, sizeof(where)),
+                                cfg->diags[i].message);
                         r = -EINVAL;
                 }
         if (r < 0) {

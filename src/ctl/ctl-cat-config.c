@@ -102,14 +102,9 @@ int verb_cat_config(struct ctl *ctl, int argc, char **argv) {
                 }
         }
         /* Say so when the active profile itself is missing or masked. */
-        char rel[RA_PATH_MAX];
-        bool found = false;
-        snprintf(rel, sizeof(rel), "profiles/%s.conf", c->profile.name);
-        for (size_t i = 0; i < c->n_files && !found; i++)
-                found = c->files[i].state == RA_FILE_USED && strcmp(relative_path(c, c->files[i].path), rel) == 0;
-        if (!found)
-                fprintf(stderr, "readahead-ctl cat-config: profile '%s' not found or masked: devices are left alone\n",
-                        c->profile.name);
+        char text[RA_PROFILE_NAME_MAX + 96];
+        if (ra_config_profile_problem(c, text, sizeof(text)))
+                fprintf(stderr, "readahead-ctl cat-config: %s\n", text);
         fflush(stdout);
         return ok ? EXIT_OK : EXIT_FAILURE_;
 }

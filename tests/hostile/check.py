@@ -501,6 +501,43 @@ def log_once():
         check_eq("--dry-run logs the problems", True, len(config_lines(err, path)) > 0)
 
 
+@case
+def missing_profile():
+    """Profile=nosuch with a drop-in in profiles/nosuch.conf.d/: devices are
+    left alone, as check, cat-config and the agent's log all say, naming
+    the line that asked for the profile (never line 0)."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([])
+    dropin("readahead.conf.d/50-profile.conf", "[Agent]\nProfile=nosuch\n")
+    dropin("profiles/nosuch.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=2M\n")
+    conf = f"{root()}/etc/readahead-agent/readahead.conf.d/50-profile.conf"
+    text = "profile 'nosuch' not found: devices are left alone"
+    rc, out, err, _ = ctl("check")
+    show("check", rc, out, err)
+    check_eq("check exit status", "exit 1", ratest.describe_rc(rc))
+    lines = out.decode(errors="replace").splitlines()
+    check_eq("check's problem", [f"{conf}:2: error: {text}"], [l for l in lines if ": error: " in l or ": warning: " in l])
+    check_eq("check's summary", "Profile nosuch: 0 rule(s) from 2 file(s)",
+             next((l for l in lines if l.startswith("Profile ")), None))
+    rc, out, err, _ = ctl("cat-config")
+    show("cat-config", rc, out, err)
+    check_eq("cat-config says on stderr", f"readahead-ctl cat-config: {text}\n", err.decode(errors="replace"))
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status", doc, "sdq", {"target_kb": None})
+    before = block_ra("sdq")
+    props, err = block_event("sdq")
+    check_eq("agent change sdq: READAHEAD_RESULT", "left-alone", props.get("READAHEAD_RESULT"))
+    check_eq("agent change sdq: read_ahead_kb unchanged", before, block_ra("sdq"))
+    if os.access("/run/systemd/journal/socket", os.W_OK):
+        time.sleep(0.5)
+        r = subprocess.run(["journalctl", "-q", "-o", "cat", f"CONFIG_FILE={conf}", "-n", "1"],
+                           capture_output=True, text=True)
+        logged = r.stdout.splitlines()
+    else:
+        logged = [l.removeprefix("readahead-agent: ") for l in config_lines(err, conf)]
+    check_eq("the agent logs", [f"{conf}:2: {text}"], logged)
+
+
 def main():
     ratest.case_main("hostile", CASES, lambda: ratest.kill_waiters(("0:53", "0:54", "0:55", "0:56"), root()))
 

@@ -78,6 +78,14 @@ static void put_link(const char *rel, const char *target)
         }
 }
 
+static void unlink_path(const char *rel)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        REQUIRE(unlink(path) == 0);
+}
+
 static void put_devnull(const char *rel)
 {
         put_link(rel, "/dev/null");
@@ -453,6 +461,64 @@ ROOT_CASE(test_masked_profile_ignores_dropins)
         CHECK_INT(0, c->profile.n_rules);
         CHECK(rule_named(&c->profile, "vendor") == NULL);
         CHECK(rule_named(&c->profile, "local") == NULL);
+        ra_config_free(c);
+}
+
+/* A profile that is not there leaves devices alone, drop-ins or not, and
+ * the error names the line that asked for it. */
+ROOT_CASE(test_missing_profile_ignores_dropins)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+        char text[128];
+
+        install_vendor();
+        put(ETC "/readahead.conf.d/50-profile.conf", "[Agent]\nProfile=nosuch\n");
+        put(ETC "/profiles/nosuch.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_INT(RA_PROFILE_NOT_FOUND, c->profile_state);
+        CHECK_INT(1, c->n_errors);
+        CHECK_INT(1, c->n_diags);
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/readahead.conf.d/50-profile.conf", 2);
+        REQUIRE(d);
+        CHECK_STR("profile 'nosuch' not found: devices are left alone", d->message);
+        CHECK_STR("profile 'nosuch' not found: devices are left alone",
+                  ra_config_profile_problem(c, text, sizeof(text)));
+        ra_config_free(c);
+
+        /* The default profile, named by the vendor's readahead.conf. */
+        unlink_path(ETC "/readahead.conf.d/50-profile.conf");
+        unlink_path(VENDOR "/profiles/default.conf");
+        put(ETC "/profiles/default.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        d = diag_at(c, RA_DIAG_ERROR, VENDOR "/readahead.conf", 9);
+        REQUIRE(d);
+        CHECK_STR("profile 'default' not found: devices are left alone", d->message);
+        ra_config_free(c);
+
+        /* Named by nobody: no line to blame. */
+        unlink_path(VENDOR "/readahead.conf");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR("profiles/default.conf", d->file);
+        CHECK_STR("profile 'default' not found: devices are left alone", d->message);
+        CHECK_STR("profiles/default.conf", ra_diag_where(d, text, sizeof(text)));
+        ra_config_free(c);
+
+        /* There, but with errors in every file of its name. */
+        put(VENDOR "/profiles/default.conf", "[Profile]\nDefault=lots\n");
+        put(ETC "/profiles/default.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_INT(2, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR("profiles/default.conf", d->file);
+        CHECK_STR("profile 'default' has errors in every file of its name: devices are left alone", d->message);
         ra_config_free(c);
 }
 
@@ -1501,6 +1567,7 @@ int main(void)
         RUN(test_relative_devnull_link_masks_profile);
         RUN(test_link_to_other_device_does_not_mask);
         RUN(test_masked_profile_ignores_dropins);
+        RUN(test_missing_profile_ignores_dropins);
         RUN(test_dropins_merge_in_basename_order);
         RUN(test_etc_dropin_masks_vendor_dropin);
         RUN(test_dropin_changes_one_key_and_adds_rule);
