@@ -6,6 +6,7 @@
  */
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -519,6 +520,43 @@ ROOT_CASE(test_missing_profile_ignores_dropins)
         REQUIRE(d);
         CHECK_STR("profiles/default.conf", d->file);
         CHECK_STR("profile 'default' has errors in every file of its name: devices are left alone", d->message);
+        ra_config_free(c);
+}
+
+/* A drop-in whose /etc path is 255 bytes: read, and no error for the
+ * longer vendor path where no such file is. */
+ROOT_CASE(test_long_dropin_name_fits_below_etc)
+{
+        static const char dir[] = ETC "/profiles/default.conf.d/";
+        struct ra_config *c;
+        const struct ra_diag *d;
+        char name[NAME_MAX + 1], rel[PATH_MAX], vrel[PATH_MAX];
+        size_t n = 255 - strlen(root) - strlen(dir);
+
+        REQUIRE(n >= 6 && n <= NAME_MAX && strlen(VENDOR) > strlen(ETC));
+        memset(name, 'a', n - 5);
+        strcpy(name + n - 5, ".conf");
+        snprintf(rel, sizeof(rel), "%s%s", dir, name);
+        install_vendor();
+        put(rel, "[Rule long-name]\nName=sdz\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_INT(0, c->n_diags);
+        CHECK_STR("1M", size_text_of(&c->profile, "long-name"));
+        CHECK_FILE(c, rel, RA_FILE_USED, true);
+        ra_config_free(c);
+
+        /* The same name below the vendor directory is there and too long. */
+        unlink_path(rel);
+        snprintf(vrel, sizeof(vrel), "%s/profiles/default.conf.d/%s", VENDOR, name);
+        put(vrel, "[Rule long-name]\nName=sdz\nSize=1M\n");
+        c = load();
+        CHECK_INT(1, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR(VENDOR, d->file);
+        CHECK_CONTAINS(d->message, "longer than 255 bytes, not read");
+        CHECK(rule_named(&c->profile, "long-name") == NULL);
         ra_config_free(c);
 }
 
@@ -1568,6 +1606,7 @@ int main(void)
         RUN(test_link_to_other_device_does_not_mask);
         RUN(test_masked_profile_ignores_dropins);
         RUN(test_missing_profile_ignores_dropins);
+        RUN(test_long_dropin_name_fits_below_etc);
         RUN(test_dropins_merge_in_basename_order);
         RUN(test_etc_dropin_masks_vendor_dropin);
         RUN(test_dropin_changes_one_key_and_adds_rule);
