@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "ctl.h"
+#include "output.h"
 #include "text.h"
 
 static const char *const state_names[] = {
@@ -34,8 +35,10 @@ int verb_check(struct ctl *ctl, int argc, char **argv) {
 
         printf("%sProfile %s: %zu rule(s) from %zu file(s)\n", c->n_diags ? "\n" : "", c->profile.name,
                c->profile.n_rules, c->n_files);
-        for (size_t i = 0; i < c->n_files; i++)
-                printf("  %-17s %s\n", state_names[c->files[i].state], c->files[i].path);
+        for (size_t i = 0; i < c->n_files; i++) {
+                fprintf_people(stdout, "  %-17s %s", state_names[c->files[i].state], c->files[i].path);
+                putchar('\n');
+        }
         printf("%zu error(s), %zu warning(s)\n", c->n_errors, n_warnings);
         return c->n_errors > 0 ? EXIT_FAILURE_ : EXIT_OK;
 }
