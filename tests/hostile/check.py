@@ -393,6 +393,27 @@ def check_errors():
             ok(f"check says {where}...{msg}")
         else:
             fail("check names the drop-in and line", where + msg + "...", text)
+    # The same problems for a conformance job: check --json, exit status kept.
+    rc, out, err, _ = ctl("check", "--json")
+    check_eq("check --json exit status", "exit 1", ratest.describe_rc(rc))
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        doc = {}
+        fail("check --json is JSON", "JSON", f"{e}: {out[:300]!r}")
+    check_eq("check --json problems", [
+        {"file": f"{base}60-div.conf", "line": 3, "severity": "error",
+         "message": "Size=1M/0: division by zero whatever the device"},
+        {"file": f"{base}61-minmax.conf", "line": 3, "severity": "error",
+         "message": "[Rule disk] Minimum= is above Maximum="},
+        {"file": f"{base}62-order.conf", "line": 3, "severity": "error",
+         "message": "Minimum=, Default= and Maximum= must be in ascending order"},
+    ], doc.get("problems"))
+    check_eq("check --json errors", 3, doc.get("errors"))
+    check_eq("check --json warnings", 0, doc.get("warnings"))
+    check_eq("check --json profile", "default", doc.get("profile"))
+    check_eq("check --json: 60-div.conf", {"file": f"{base}60-div.conf", "state": "ignored", "dropin": True},
+             next((f for f in doc.get("files", []) if f.get("file", "").endswith("60-div.conf")), None))
     doc = ctl_json("explain 0:53 --json", "explain", "0:53", "--json")
     why = rule_of(doc, "nfs").get("why") or ""
     check_eq("explain 0:53: nfs rule verdict", "failed", rule_of(doc, "nfs").get("verdict"))

@@ -1255,7 +1255,12 @@ static const struct parse_error_case {
         { IN_RULE("Maximum=2G"), .message = "Maximum=2G is larger than 1G" },
         { IN_RULE("Minimum=1.5M"), .message = "Minimum=1.5M is not a size (a whole number with K, M or G)" },
         { IN_RULE("Property=NOEQUALS"), .message = "Property=NOEQUALS: expected KEY=GLOB" },
-        { IN_RULE("Size=max(1,"), .message = "Size=max(1,: expected a number, a name or '(' at ''" },
+        { IN_RULE("Size=max(1,"), .message = "Size=max(1,: expected a number, a name or '(' at the end" },
+        { IN_RULE("Size=1 + * 2"), .message = "Size=1 + * 2: expected a number, a name or '(' at '*'" },
+        { IN_RULE("Size=max(1 2)"), .message = "Size=max(1 2): expected ',' or ')' in max() at '2)'" },
+        { IN_RULE("Size=00000000000000000000000000000000001"),
+          .message = "Size=00000000000000000000000000000000001: number or name "
+                     "'000000000000000000000000...' is longer than 31 characters" },
         { IN_RULE("Size=1.5M"), .message = "Size=1.5M: unexpected '.5M'" },
         { IN_RULE("Size=2 * chunkk"), .message = "Size=2 * chunkk: unknown variable 'chunkk'" },
         { IN_PROFILE("Default=12Q"), .message = "Default=12Q is not a size (a whole number with K, M or G)" },
