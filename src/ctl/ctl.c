@@ -41,7 +41,7 @@ static void help(void) {
                "  --rounds N              rounds, interleaved (default 3)\n"
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
-               "                          ID_WWN or ID_SERIAL, and apply it\n\n"
+               "                          ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
 }
