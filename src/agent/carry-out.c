@@ -72,8 +72,8 @@ void log_config_problems(const struct agent_options *o, const struct ra_config *
                 return;
         for (size_t i = 0; i < c->n_diags; i++) {
                 const struct ra_diag *d = &c->diags[i];
-                char msg[512], file[RA_PATH_MAX + 16];
-                snprintf(msg, sizeof(msg), "%s:%u: %s", d->file, d->line, d->message);
+                char msg[512], file[RA_PATH_MAX + 16], where[RA_PATH_MAX + 16];
+                snprintf(msg, sizeof(msg), "%s: %s", ra_diag_where(d, where, sizeof(where)), d->message);
                 snprintf(file, sizeof(file), "CONFIG_FILE=%s", d->file);
                 const char *fields[] = { file };
                 ra_journal_send(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, msg, fields, 1);

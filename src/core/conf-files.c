@@ -6,6 +6,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -129,8 +130,15 @@ int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_con
                 struct stat st, tst;
 
                 if (!join(path, sizeof(path), c->root, *dir, rel, "")) {
-                        ra_config_diag(c, RA_DIAG_ERROR, *dir, 0,
-                                       "path of %.80s... longer than %d bytes, not read", rel, RA_PATH_MAX - 1);
+                        /* Only a file that is there is worth an error: a
+                         * drop-in name that fits below /etc need not fit
+                         * below the longer vendor directory. */
+                        char long_path[PATH_MAX];
+                        if (join(long_path, sizeof(long_path), c->root, *dir, rel, "") &&
+                            lstat(long_path, &st) == 0)
+                                ra_config_diag(c, RA_DIAG_ERROR, *dir, 0,
+                                               "path of %.80s... longer than %d bytes, not read", rel,
+                                               RA_PATH_MAX - 1);
                         continue;
                 }
                 if (lstat(path, &st) < 0)

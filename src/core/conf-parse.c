@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What one configuration file says: inih splits Key=Value lines, our line
- * reader decides what a section header is, and one table (keys[] below) says
+ * What one configuration file says: the line reader below splits it into
+ * section headers and Key=Value lines, and one table (keys[] below) says
  * which keys each section has and how to read them. Which files are read is
  * conf-files.c's business.
  */
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
-#include <ini.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -74,6 +73,10 @@ struct parse_ctx {
         enum section section;
         size_t rule;
         unsigned limits_line; /* the last [Profile] Default=, Minimum= or Maximum= */
+        /* A limit that could not be read: its order is not checked, which
+         * would compare the value before it. */
+        bool profile_limit_failed;
+        bool rule_limit_failed[RA_RULES_MAX];
 };
 
 #define parse_error(ctx, ...)                                                                      \
@@ -148,8 +151,7 @@ static void on_section(struct parse_ctx *ctx, const char *section) {
 
 /*
  * The one place that says what a section header is: a line that starts with
- * '[', named up to the first ']'. Returns false for any other line. The line
- * is consumed: inih never sees a header, so its section argument is always "".
+ * '[', named up to the first ']'. Returns false for any other line.
  */
 static bool section_header(struct parse_ctx *ctx, char *line) {
         if (line[0] != '[')
@@ -162,7 +164,6 @@ static bool section_header(struct parse_ctx *ctx, char *line) {
                 *end = 0;
                 on_section(ctx, line + 1);
         }
-        line[0] = 0;
         return true;
 }
 
@@ -297,6 +298,7 @@ static int key_rule_size(struct parse_ctx *ctx, const struct key *k, const char 
                 /* Also what fails whatever the device: "1M/0" would make
                  * every device it matches fail at run time. */
                 parse_error(ctx, "Size=%s: %s", value, err);
+                r->has_size = true; /* not also "no Size=": the file is dropped anyway */
                 return -EINVAL;
         } else
                 r->keep = false;
@@ -344,6 +346,9 @@ static int key_profile_name(struct parse_ctx *ctx, const struct key *k, const ch
                 return -EINVAL;
         }
         strcpy(field, value);
+        /* For "not found": the line to fix. */
+        ra_str_join(ctx->agent->profile_file, sizeof(ctx->agent->profile_file), ctx->path, NULL);
+        ctx->agent->profile_line = ctx->line;
         return 0;
 }
 
@@ -404,18 +409,16 @@ static const struct key *key_find(enum section section, const char *name) {
         return NULL;
 }
 
-static int on_key(void *user, const char *section, const char *name, const char *value) {
-        struct parse_ctx *ctx = user;
+static void on_key(struct parse_ctx *ctx, const char *name, const char *value) {
         struct ra_rule *rule = NULL;
         void *base;
 
-        (void) section; /* always "": section_header() takes every header line */
         switch (ctx->section) {
         case SECTION_NONE:
                 parse_error(ctx, "%s= outside of any section", name);
-                return 1;
+                return;
         case SECTION_UNKNOWN:
-                return 1; /* reported once at the section header */
+                return; /* reported once at the section header */
         case SECTION_AGENT:
                 base = ctx->agent;
                 break;
@@ -436,59 +439,94 @@ static int on_key(void *user, const char *section, const char *name, const char 
                 else
                         parse_warning(ctx, "unknown key %s= in [%s], ignoring", name,
                                       ctx->agent ? "Agent" : "Profile");
-        } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0 && k->limit)
-                *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
-        return 1; /* our own errors are counted in ctx; inih's return is syntax only */
+        } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0) {
+                if (k->limit)
+                        *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
+        } else if (k->limit)
+                *(rule ? &ctx->rule_limit_failed[ctx->rule] : &ctx->profile_limit_failed) = true;
 }
 
 /* ---- lines ------------------------------------------------------------ */
 
-/* Feeds inih one line at a time, counting lines and enforcing the limits. */
-struct line_reader {
-        struct parse_ctx *ctx;
-        const char *buf;
-        size_t len, pos;
-};
+/*
+ * Lines are split here rather than by inih's parser: its line buffer is a
+ * build option (200 bytes in Debian), and its versions treat a line that
+ * fills it differently (r55 reads the rest as the next line, r59 skips it and
+ * the lines after). A line may be as long as the file; what is too long is a
+ * value, reported by its key at its line. The syntax is inih's as Debian
+ * builds it: '=' or ':' ends the key, "; " after a blank starts a comment.
+ */
 
-static char *read_line(char *str, int num, void *stream) {
-        struct line_reader *lr = stream;
-        struct parse_ctx *ctx = lr->ctx;
+static char *lskip(char *s) {
+        while (isspace((unsigned char) *s))
+                s++;
+        return s;
+}
 
-        if (lr->pos >= lr->len)
-                return NULL;
+static void rstrip(char *s, char *end) {
+        while (end > s && isspace((unsigned char) end[-1]))
+                *--end = 0;
+}
 
-        const char *start = lr->buf + lr->pos;
-        const char *nl = memchr(start, '\n', lr->len - lr->pos);
-        size_t n = nl ? (size_t) (nl - start) : lr->len - lr->pos;
-        lr->pos += n + (nl ? 1 : 0);
-        ctx->line++;
-
-        if (n > 0 && start[n - 1] == '\r') /* CRLF files */
-                n--;
-        if (ctx->line == 1 && n >= 3 && memcmp(start, "\xef\xbb\xbf", 3) == 0) {
-                start += 3; /* UTF-8 byte order mark */
-                n -= 3;
+/* The first of chars, or the start of an inline comment: ';' after a blank. */
+static char *find_chars_or_comment(char *s, const char *chars) {
+        bool was_space = false;
+        while (*s && !(chars && strchr(chars, *s)) && !(was_space && *s == ';')) {
+                was_space = isspace((unsigned char) *s);
+                s++;
         }
-        if (n + 1 > (size_t) num) {
-                parse_error(ctx, "line longer than %d characters", num - 1);
-                str[0] = 0;
-                return str;
+        return s;
+}
+
+static void parse_line(struct parse_ctx *ctx, char *line) {
+        char *start = lskip(line), *end, *value;
+
+        rstrip(start, start + strlen(start));
+        if (*start == 0 || *start == '#' || *start == ';' || section_header(ctx, start))
+                return;
+        end = find_chars_or_comment(start, "=:");
+        if (*end != '=' && *end != ':') {
+                parse_error(ctx, "syntax error (expected [Section] or Key=Value)");
+                return;
         }
-        /* Leading blanks are dropped: indenting keys is fine, and inih's
-         * continuation lines (an indented line extends the value above) are
-         * not a syntax we offer. */
-        while (n > 0 && (*start == ' ' || *start == '\t')) {
-                start++;
-                n--;
+        *end = 0;
+        rstrip(start, end);
+        value = end + 1;
+        end = find_chars_or_comment(value, NULL);
+        *end = 0;
+        value = lskip(value);
+        rstrip(value, end);
+        on_key(ctx, start, value);
+}
+
+/* Splits buf into lines (LF or CRLF, a UTF-8 byte order mark first) and
+ * parses each; the caller's buffer stays as it was. */
+static int parse_lines(struct parse_ctx *ctx, const char *buf, size_t len) {
+        char *copy = malloc(len + 1), *p;
+
+        if (!copy)
+                return -ENOMEM;
+        memcpy(copy, buf, len);
+        copy[len] = 0;
+        p = copy;
+        if (len >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+                p += 3;
+        while (*p) {
+                char *nl = strchr(p, '\n'), *next = nl ? nl + 1 : p + strlen(p);
+                if (nl)
+                        *nl = 0;
+                ctx->line++;
+                parse_line(ctx, p); /* a trailing '\r' is a blank to it */
+                p = next;
         }
-        memcpy(str, start, n);
-        str[n] = 0;
-        (void) section_header(ctx, str);
-        return str;
+        free(copy);
+        return 0;
 }
 
 /* ---- files ------------------------------------------------------------ */
 
+/* What only the whole file can tell; also after errors in its lines, so
+ * that check prints every problem at once. */
 static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
         struct ra_config *c = ctx->c;
 
@@ -499,14 +537,14 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
                                        "[Rule %s] has no Size=", p->rules[i].section);
                 }
         /* This file broke the order: it set one of them, at limits_line. */
-        if (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb) {
+        if (!ctx->profile_limit_failed && (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb)) {
                 ctx->errors++;
                 ra_config_diag(c, RA_DIAG_ERROR, ctx->path, ctx->limits_line,
                                "Minimum=, Default= and Maximum= must be in ascending order");
         }
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule *r = &p->rules[i];
-                if (r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
+                if (!ctx->rule_limit_failed[i] && r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
                         ctx->errors++;
                         ra_config_diag(c, RA_DIAG_ERROR, ctx->path, r->limits_line ? r->limits_line : r->line,
                                        "[Rule %s] Minimum= is above Maximum=", r->section);
@@ -516,7 +554,6 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
 }
 
 static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
-        struct line_reader lr = { .ctx = ctx, .buf = buf, .len = len };
         const char *nul = memchr(buf, 0, len);
 
         if (nul) {
@@ -526,18 +563,8 @@ static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
                 parse_error(ctx, "binary data (NUL byte) in file");
                 return -EINVAL;
         }
-
-        int r = ini_parse_stream(read_line, &lr, on_key, ctx);
-        if (r < 0)
-                return -ENOMEM;
-        if (r > 0) {
-                /* inih names only the first line it could not read: a line
-                 * that is neither a header (ours) nor Key=Value. */
-                ctx->errors++;
-                ra_config_diag(ctx->c, RA_DIAG_ERROR, ctx->path, (unsigned) r,
-                               "syntax error (expected [Section] or Key=Value)");
-        }
-        return ctx->errors > 0 ? -EINVAL : 0;
+        /* Errors in lines are counted in ctx, for the caller to add its own. */
+        return parse_lines(ctx, buf, len);
 }
 
 int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
@@ -573,6 +600,8 @@ int ra_agent_parse_buffer(struct ra_config *c, struct ra_agent_settings *setting
         int r = parse_buffer(&ctx, buf, len);
         if (r < 0)
                 return r;
+        if (ctx.errors > 0)
+                return -EINVAL;
         *settings = tmp;
         return 0;
 }

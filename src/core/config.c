@@ -86,26 +86,63 @@ static int parse_agent_cb(struct ra_config *c, void *target, const char *path, c
         return ra_agent_parse_buffer(c, target, path, buf, len);
 }
 
-/* The active profile and its drop-ins, unless it is masked. */
+const char *ra_config_profile_problem(const struct ra_config *c, char *buf, size_t size) {
+        const char *what;
+
+        switch (c->profile_state) {
+        case RA_PROFILE_MASKED:
+                what = "' is masked: devices are left alone";
+                break;
+        case RA_PROFILE_NOT_FOUND:
+                what = "' not found: devices are left alone";
+                break;
+        case RA_PROFILE_BROKEN:
+                what = "' has errors in every file of its name: devices are left alone";
+                break;
+        default:
+                return NULL;
+        }
+        ra_str_join(buf, size, "profile '", c->profile.name, what, NULL);
+        return buf;
+}
+
+const char *ra_diag_where(const struct ra_diag *d, char *buf, size_t size) {
+        if (d->line == 0)
+                ra_str_join(buf, size, d->file, NULL);
+        else
+                snprintf(buf, size, "%s:%u", d->file, d->line);
+        return buf;
+}
+
+/* The active profile and its drop-ins, unless it is masked or missing: a
+ * profile that is not there switches the agent off, drop-ins and all, as
+ * the message says (drop-ins alone would make a profile of built-in
+ * defaults that nobody wrote). */
 static int load_profile(struct ra_config *c) {
         const char *name = c->agent.profile;
-        char rel[RA_PATH_MAX];
+        char rel[RA_PATH_MAX], text[RA_PROFILE_NAME_MAX + 64];
 
         ra_str_join(c->profile.name, sizeof(c->profile.name), name, NULL);
         ra_str_join(rel, sizeof(rel), "profiles/", name, ".conf", NULL);
+        size_t first = c->n_files;
         int r = ra_conf_files_read(c, rel, false, parse_profile_cb, &c->profile);
         if (r < 0)
                 return r;
-        if (r == RA_CONF_MASKED) {
-                /* Masking a profile switches it off, drop-ins and all. */
-                ra_config_diag(c, RA_DIAG_WARNING, rel, 0, "profile '%s' is masked: devices are left alone",
-                               name);
-                return 0;
+        if (r == RA_CONF_USED) {
+                c->profile_state = RA_PROFILE_FOUND;
+                return ra_conf_files_read_dropins(c, rel, parse_profile_cb, &c->profile);
         }
-        if (r == RA_CONF_NONE)
-                ra_config_diag(c, RA_DIAG_ERROR, rel, 0, "profile '%s' not found: devices are left alone",
-                               name);
-        return ra_conf_files_read_dropins(c, rel, parse_profile_cb, &c->profile);
+        c->profile_state = r == RA_CONF_MASKED ? RA_PROFILE_MASKED : RA_PROFILE_NOT_FOUND;
+        if (r == RA_CONF_NONE && c->n_files > first)
+                c->profile_state = RA_PROFILE_BROKEN; /* each file's errors are reported already */
+        ra_config_profile_problem(c, text, sizeof(text));
+        /* Blame the line that named it, if a file did. */
+        if (c->profile_state == RA_PROFILE_NOT_FOUND && c->agent.profile_file[0])
+                ra_config_diag(c, RA_DIAG_ERROR, c->agent.profile_file, c->agent.profile_line, "%s", text);
+        else
+                ra_config_diag(c, c->profile_state == RA_PROFILE_MASKED ? RA_DIAG_WARNING : RA_DIAG_ERROR, rel,
+                               0, "%s", text);
+        return 0;
 }
 
 int ra_config_load(const char *root, struct ra_config **ret) {
@@ -115,6 +152,7 @@ int ra_config_load(const char *root, struct ra_config **ret) {
         if (!c)
                 return -ENOMEM;
         ra_profile_init(&c->profile);
+        c->profile_state = RA_PROFILE_NOT_FOUND; /* until it is read */
         c->agent = (struct ra_agent_settings){
                 .profile = DEFAULT_PROFILE,
                 .mount_wait_sec = RA_MOUNT_WAIT_SEC_DEFAULT,

@@ -112,16 +112,28 @@ struct ra_diag {
 /* readahead.conf [Agent] */
 struct ra_agent_settings {
         char profile[RA_PROFILE_NAME_MAX];
+        char profile_file[RA_PATH_MAX]; /* where Profile= was set, "" for the default */
+        unsigned profile_line;
         unsigned mount_wait_sec; /* how long to wait for a network mount after its bdi appears */
 };
 
 #define RA_MOUNT_WAIT_SEC_DEFAULT 30
 #define RA_MOUNT_WAIT_SEC_MAX 600
 
+/* Whether the active profile is there: masked or missing, its drop-ins are
+ * not read either and every device is left alone. */
+enum ra_profile_state {
+        RA_PROFILE_FOUND,
+        RA_PROFILE_MASKED,
+        RA_PROFILE_NOT_FOUND,
+        RA_PROFILE_BROKEN, /* every file of its name has errors */
+};
+
 struct ra_config {
         char root[RA_PATH_MAX];
         struct ra_agent_settings agent;
         struct ra_profile profile;
+        enum ra_profile_state profile_state;
         struct ra_config_file *files; /* grown as needed */
         size_t n_files;
         struct ra_diag *diags; /* at most RA_DIAGS_MAX; n_errors counts them all */
@@ -136,6 +148,14 @@ struct ra_config {
  */
 int ra_config_load(const char *root, struct ra_config **ret);
 struct ra_config *ra_config_free(struct ra_config *c);
+
+/* "profile 'x' not found: devices are left alone" or "... is masked: ...",
+ * the one text for check, cat-config and the agent's log; NULL when the
+ * profile is there. */
+const char *ra_config_profile_problem(const struct ra_config *c, char *buf, size_t size);
+
+/* "FILE:LINE", or "FILE" for a problem of the whole file (line 0). */
+const char *ra_diag_where(const struct ra_diag *d, char *buf, size_t size);
 
 /* The udev property keys p's rules match on (Property=), each once, pointing
  * into p: an allocated array (NULL when there are none) and its length. */

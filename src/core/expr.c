@@ -58,12 +58,29 @@ static void skip_space(struct parser *ps) {
 
 static int parse_sum(struct parser *ps);
 
+#define AT_MAX 24
+/* Where the parser stands, for errors: "the end", or the text there up to
+ * the next blank, marked when it is cut. buf: AT_MAX + 8 bytes. */
+static const char *at(const struct parser *ps, char *buf) {
+        size_t n = 0;
+
+        if (*ps->p == 0)
+                return "the end";
+        while (ps->p[n] && !isspace((unsigned char) ps->p[n]))
+                n++;
+        snprintf(buf, AT_MAX + 8, "'%.*s%s'", (int) (n > AT_MAX ? AT_MAX : n), ps->p, n > AT_MAX ? "..." : "");
+        return buf;
+}
+
 static int parse_word(struct parser *ps, char *word, size_t size) {
+        char where[AT_MAX + 8];
         size_t n = 0;
         while (isalnum((unsigned char) ps->p[n]) || ps->p[n] == '_')
                 n++;
-        if (n == 0 || n >= size)
-                return fail(ps, "expected a number, a name or '(' at '%.16s'", ps->p);
+        if (n >= size)
+                return fail(ps, "number or name %s is longer than %zu characters", at(ps, where), size - 1);
+        if (n == 0)
+                return fail(ps, "expected a number, a name or '(' at %s", at(ps, where));
         memcpy(word, ps->p, n);
         word[n] = 0;
         ps->p += n;
@@ -92,7 +109,8 @@ static int parse_call(struct parser *ps, enum ra_op_kind kind, const char *name)
                         ps->p++;
                         break;
                 }
-                return fail(ps, "expected ',' or ')' in %s() at '%.16s'", name, ps->p);
+                char where[AT_MAX + 8];
+                return fail(ps, "expected ',' or ')' in %s() at %s", name, at(ps, where));
         }
         return emit(ps, kind, n_args);
 }

@@ -5,6 +5,7 @@
 #include "ctl.h"
 #include "size.h"
 #include "devices.h"
+#include "output.h"
 #include "systemd.h"
 #include "write.h"
 
@@ -18,17 +19,22 @@ enum write_result apply_device(const struct ctl_device *d) {
                 /* cifs, ceph, 9p, erofs from a file: a bdi "<fstype>-N" that
                  * nothing links to this mount. Not a failure of apply:
                  * nothing can set it. */
-                printf("%-10s not settable: ", f->name);
+                fprintf_people(stdout, "%-10s not settable: ", f->name);
                 if (ra_plan_has_target(plan))
-                        printf("%s wants %s, but ", plan->rule, ra_format_size_kb(plan->decision.target_kb, a));
-                printf("a %s mount's read_ahead_kb cannot be set (its bdi is not named after it)\n",
-                       ra_str(f->fstype));
+                        fprintf_people(stdout, "%s wants %s, but ", plan->rule,
+                                       ra_format_size_kb(plan->decision.target_kb, a));
+                fprintf_people(stdout, "a %s mount's read_ahead_kb cannot be set (its bdi is not named after it)",
+                               ra_str(f->fstype));
+                putchar('\n');
                 return WRITE_OK;
         case RA_ACTION_FAIL:
-                printf("%-10s not changed: %s failed: %s\n", f->name, plan->rule, plan->decision.reason);
+                fprintf_people(stdout, "%-10s not changed: %s failed: %s", f->name, plan->rule,
+                               plan->decision.reason);
+                putchar('\n');
                 return WRITE_FAILED;
         case RA_ACTION_KEEP:
-                printf("%-10s left alone (%s)\n", f->name, plan->decision.reason);
+                fprintf_people(stdout, "%-10s left alone (%s)", f->name, plan->decision.reason);
+                putchar('\n');
                 return WRITE_OK;
         default:
                 break;

@@ -652,7 +652,6 @@ static int write_dropin(const struct ctl *ctl, const struct calibration *c, cons
         glob_escape(id->value, glob, sizeof(glob));
         const struct ra_knee_point *best = &c->chosen_points[c->chosen->best];
         size_t k = c->chosen->knee;
-        /* Short lines: a profile line may hold at most 199 characters. */
         fprintf(out,
                 "# Written by readahead-ctl calibrate on %s for %s (%s).\n"
                 "# Knee: %s, the smallest read_ahead_kb within %.0f%% of the best\n"
@@ -692,7 +691,9 @@ static int apply_written(struct ctl *ctl, const char *name, const char *path, co
         }
         for (size_t i = 0; i < cfg->n_diags; i++)
                 if (strcmp(cfg->diags[i].file, path) == 0 && cfg->diags[i].level == RA_DIAG_ERROR) {
-                        fprintf(stderr, "%s:%u: error: %s\n", path, cfg->diags[i].line, cfg->diags[i].message);
+                        char where[RA_PATH_MAX + 16];
+                        fprintf(stderr, "%s: error: %s\n", ra_diag_where(&cfg->diags[i], where, sizeof(where)),
+                                cfg->diags[i].message);
                         r = -EINVAL;
                 }
         if (r < 0) {

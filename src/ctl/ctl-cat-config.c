@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "output.h"
 
 /* The path below its configuration directory ("profiles/default.conf"). */
 static const char *relative_path(const struct ra_config *c, const char *path) {
@@ -42,9 +43,15 @@ static const char *masked_by(const struct ra_config *c, size_t i) {
         return NULL;
 }
 
+/* What makes the file a mask (conf-files.c decided that it is one). */
 static const char *mask_kind(const char *path) {
-        struct stat st;
-        return lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ? "symlink to /dev/null" : "empty file";
+        struct stat st, target;
+
+        if (lstat(path, &st) < 0 || !S_ISLNK(st.st_mode))
+                return "empty file";
+        if (stat(path, &target) == 0 && S_ISREG(target.st_mode))
+                return "symlink to an empty file";
+        return "symlink to /dev/null";
 }
 
 /* Copies the file to stdout; returns false when it cannot be read. */
@@ -55,7 +62,8 @@ static bool cat_file(const char *path) {
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
         if (fd < 0) {
-                fprintf(stderr, "readahead-ctl cat-config: %s: %s\n", path, strerror(errno));
+                fprintf_people(stderr, "readahead-ctl cat-config: %s: %s", path, strerror(errno));
+                fputc('\n', stderr);
                 return false;
         }
         fflush(stdout);
@@ -63,8 +71,10 @@ static bool cat_file(const char *path) {
                 fwrite(buf, 1, (size_t) n, stdout);
                 newline = buf[n - 1] == '\n';
         }
-        if (n < 0)
-                fprintf(stderr, "readahead-ctl cat-config: %s: %s\n", path, strerror(errno));
+        if (n < 0) {
+                fprintf_people(stderr, "readahead-ctl cat-config: %s: %s", path, strerror(errno));
+                fputc('\n', stderr);
+        }
         close(fd);
         if (!newline)
                 putchar('\n');
@@ -85,31 +95,29 @@ int verb_cat_config(struct ctl *ctl, int argc, char **argv) {
                         putchar('\n');
                 switch (f->state) {
                 case RA_FILE_USED:
-                        printf("# %s\n", f->path);
+                        fprintf_people(stdout, "# %s", f->path);
+                        putchar('\n');
                         ok = cat_file(f->path) && ok;
                         break;
                 case RA_FILE_MASKED:
                         by = masked_by(c, i);
-                        printf("# %s (masked by %s)\n", f->path, by ? by : "a file above it");
+                        fprintf_people(stdout, "# %s (masked by %s)", f->path, by ? by : "a file above it");
                         break;
                 case RA_FILE_MASK:
-                        printf("# %s (mask: %s, hides the files of this name below it)\n", f->path,
-                               mask_kind(f->path));
+                        fprintf_people(stdout, "# %s (mask: %s, hides the files of this name below it)", f->path,
+                                       mask_kind(f->path));
                         break;
                 case RA_FILE_BROKEN:
-                        printf("# %s (ignored: it has errors, see 'readahead-ctl check')\n", f->path);
+                        fprintf_people(stdout, "# %s (ignored: it has errors, see 'readahead-ctl check')", f->path);
                         break;
                 }
+                if (f->state != RA_FILE_USED)
+                        putchar('\n'); /* the header's own */
         }
         /* Say so when the active profile itself is missing or masked. */
-        char rel[RA_PATH_MAX];
-        bool found = false;
-        snprintf(rel, sizeof(rel), "profiles/%s.conf", c->profile.name);
-        for (size_t i = 0; i < c->n_files && !found; i++)
-                found = c->files[i].state == RA_FILE_USED && strcmp(relative_path(c, c->files[i].path), rel) == 0;
-        if (!found)
-                fprintf(stderr, "readahead-ctl cat-config: profile '%s' not found or masked: devices are left alone\n",
-                        c->profile.name);
+        char text[RA_PROFILE_NAME_MAX + 96];
+        if (ra_config_profile_problem(c, text, sizeof(text)))
+                fprintf(stderr, "readahead-ctl cat-config: %s\n", text);
         fflush(stdout);
         return ok ? EXIT_OK : EXIT_FAILURE_;
 }

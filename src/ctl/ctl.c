@@ -22,7 +22,7 @@ static void help(void) {
         for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
-               "  --json        machine-readable output (status, explain, calibrate)\n"
+               "  --json        machine-readable output (status, explain, check, calibrate)\n"
                "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
                "                text format for node_exporter's textfile collector)\n"
                "  --root DIR    read configuration below DIR\n"
@@ -41,7 +41,7 @@ static void help(void) {
                "  --rounds N              rounds, interleaved (default 3)\n"
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
-               "                          ID_WWN or ID_SERIAL, and apply it\n\n"
+               "                          ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
 }
@@ -166,6 +166,13 @@ int main(int argc, char **argv) {
                 optind++;
         }
         ctl.json = ctl.format == FORMAT_JSON;
+        /* The others print for people only; their output is not a format. */
+        if (ctl.format == FORMAT_JSON && verb->run != verb_status && verb->run != verb_explain &&
+            verb->run != verb_check && verb->run != verb_calibrate) {
+                fprintf(stderr, "readahead-ctl %s: --json is for status, explain, check and calibrate only\n",
+                        verb->name);
+                return EXIT_USAGE;
+        }
         if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
                 fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
                 return EXIT_USAGE;

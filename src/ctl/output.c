@@ -4,6 +4,7 @@
 #include <json-c/json.h>
 #include <json-c/printbuf.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdlib.h>
 
 #include "output.h"
@@ -147,6 +148,30 @@ int json_finish(struct json *j) {
         j->depth = 0;
         j->failed = false;
         return r;
+}
+
+void fprintf_people(FILE *f, const char *fmt, ...) {
+        char small[512], *text = small;
+        va_list ap;
+
+        va_start(ap, fmt);
+        int n = vsnprintf(small, sizeof(small), fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return;
+        if ((size_t) n >= sizeof(small)) {
+                text = malloc((size_t) n + 1);
+                if (!text) {
+                        ra_fputs_people(f, small); /* cut, but never raw */
+                        return;
+                }
+                va_start(ap, fmt);
+                vsnprintf(text, (size_t) n + 1, fmt, ap);
+                va_end(ap);
+        }
+        ra_fputs_people(f, text);
+        if (text != small)
+                free(text);
 }
 
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]) {

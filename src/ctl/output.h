@@ -37,5 +37,9 @@ void json_boolean(struct json *j, const char *key, bool value);
  * failed, and nothing is printed. */
 int json_finish(struct json *j);
 
+/* printf() for people: the whole text escaped as ra_fputs_people() does, for
+ * lines that quote file names, rules and reasons; the caller ends the line. */
+void fprintf_people(FILE *f, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 /* "512K", "3.6T": for tables, not for parsing. */
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]);

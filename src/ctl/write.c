@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "output.h"
 #include "plan.h"
 #include "size.h"
 #include "write-read-ahead.h"
@@ -15,12 +16,15 @@ enum write_result carry_out_write(const char *verb, const struct ra_facts *f, en
         uint64_t now_kb = 0;
 
         if (action == RA_ACTION_UNCHANGED) {
-                printf("%-10s %s, unchanged (%s)\n", f->name, ra_format_size_kb(target_kb, a), why);
+                fprintf_people(stdout, "%-10s %s, unchanged (%s)", f->name, ra_format_size_kb(target_kb, a), why);
+                putchar('\n');
                 return WRITE_OK;
         }
         if (action == RA_ACTION_DEFERRED) {
                 /* Not a failure: udev's change event on resume writes it. */
-                printf("%-10s %s, deferred: %s\n", f->name, ra_format_size_kb(target_kb, a), f->write_blocked);
+                fprintf_people(stdout, "%-10s %s, deferred: %s", f->name, ra_format_size_kb(target_kb, a),
+                               f->write_blocked);
+                putchar('\n');
                 return WRITE_OK;
         }
         int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
@@ -33,8 +37,10 @@ enum write_result carry_out_write(const char *verb, const struct ra_facts *f, en
                 fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, f->name, failure);
                 return WRITE_FAILED;
         }
-        printf("%-10s %s -> %s (%s)\n", f->name, f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
-               ra_format_size_kb(target_kb, a), why);
+        fprintf_people(stdout, "%-10s %s -> %s (%s)", f->name,
+                       f->current_known ? ra_format_size_kb(f->current_kb, b) : "?", ra_format_size_kb(target_kb, a),
+                       why);
+        putchar('\n');
         return WRITE_OK;
 }
 

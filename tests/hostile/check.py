@@ -393,6 +393,27 @@ def check_errors():
             ok(f"check says {where}...{msg}")
         else:
             fail("check names the drop-in and line", where + msg + "...", text)
+    # The same problems for a conformance job: check --json, exit status kept.
+    rc, out, err, _ = ctl("check", "--json")
+    check_eq("check --json exit status", "exit 1", ratest.describe_rc(rc))
+    try:
+        doc = json.loads(out)
+    except ValueError as e:
+        doc = {}
+        fail("check --json is JSON", "JSON", f"{e}: {out[:300]!r}")
+    check_eq("check --json problems", [
+        {"file": f"{base}60-div.conf", "line": 3, "severity": "error",
+         "message": "Size=1M/0: division by zero whatever the device"},
+        {"file": f"{base}61-minmax.conf", "line": 3, "severity": "error",
+         "message": "[Rule disk] Minimum= is above Maximum="},
+        {"file": f"{base}62-order.conf", "line": 3, "severity": "error",
+         "message": "Minimum=, Default= and Maximum= must be in ascending order"},
+    ], doc.get("problems"))
+    check_eq("check --json errors", 3, doc.get("errors"))
+    check_eq("check --json warnings", 0, doc.get("warnings"))
+    check_eq("check --json profile", "default", doc.get("profile"))
+    check_eq("check --json: 60-div.conf", {"file": f"{base}60-div.conf", "state": "ignored", "dropin": True},
+             next((f for f in doc.get("files", []) if f.get("file", "").endswith("60-div.conf")), None))
     doc = ctl_json("explain 0:53 --json", "explain", "0:53", "--json")
     why = rule_of(doc, "nfs").get("why") or ""
     check_eq("explain 0:53: nfs rule verdict", "failed", rule_of(doc, "nfs").get("verdict"))
@@ -499,6 +520,84 @@ def log_once():
     _, err = block_event("sdq", extra_args=["--dry-run"])
     if not journal:
         check_eq("--dry-run logs the problems", True, len(config_lines(err, path)) > 0)
+
+
+@case
+def missing_profile():
+    """Profile=nosuch with a drop-in in profiles/nosuch.conf.d/: devices are
+    left alone, as check, cat-config and the agent's log all say, naming
+    the line that asked for the profile (never line 0)."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([])
+    dropin("readahead.conf.d/50-profile.conf", "[Agent]\nProfile=nosuch\n")
+    dropin("profiles/nosuch.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=2M\n")
+    conf = f"{root()}/etc/readahead-agent/readahead.conf.d/50-profile.conf"
+    text = "profile 'nosuch' not found: devices are left alone"
+    rc, out, err, _ = ctl("check")
+    show("check", rc, out, err)
+    check_eq("check exit status", "exit 1", ratest.describe_rc(rc))
+    lines = out.decode(errors="replace").splitlines()
+    check_eq("check's problem", [f"{conf}:2: error: {text}"], [l for l in lines if ": error: " in l or ": warning: " in l])
+    check_eq("check's summary", "Profile nosuch: 0 rule(s) from 2 file(s)",
+             next((l for l in lines if l.startswith("Profile ")), None))
+    rc, out, err, _ = ctl("cat-config")
+    show("cat-config", rc, out, err)
+    check_eq("cat-config says on stderr", f"readahead-ctl cat-config: {text}\n", err.decode(errors="replace"))
+    doc = ctl_json("status --json", "status", "--json")
+    check_device("status", doc, "sdq", {"target_kb": None})
+    before = block_ra("sdq")
+    props, err = block_event("sdq")
+    check_eq("agent change sdq: READAHEAD_RESULT", "left-alone", props.get("READAHEAD_RESULT"))
+    check_eq("agent change sdq: read_ahead_kb unchanged", before, block_ra("sdq"))
+    if os.access("/run/systemd/journal/socket", os.W_OK):
+        time.sleep(0.5)
+        r = subprocess.run(["journalctl", "-q", "-o", "cat", f"CONFIG_FILE={conf}", "-n", "1"],
+                           capture_output=True, text=True)
+        logged = r.stdout.splitlines()
+    else:
+        logged = [l.removeprefix("readahead-agent: ") for l in config_lines(err, conf)]
+    check_eq("the agent logs", [f"{conf}:2: {text}"], logged)
+
+
+@case
+def file_name_escapes():
+    """A configuration file named with ESC, BEL and a newline: check's file
+    list, cat-config's header and apply's reason print it escaped, one line
+    each, as explain does; a mask that is a symlink to an empty file is
+    called that."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([])
+    etc = f"{root()}/etc/readahead-agent/profiles/default.conf.d"
+    raw = "50-\x1b[31mred\x07\n.conf"
+    shown = "50-\\x1b[31mred\\x07\\x0a.conf"
+    # Fails on every device, but only when evaluated: apply says where.
+    dropin(f"profiles/default.conf.d/{raw}", "[Rule sdq]\nName=sdq\nSize=1M / (default - 512K)\n")
+    nf.write_file(f"{root()}/empty", "")
+    os.symlink(f"{root()}/empty", f"{etc}/55-mask.conf")
+    rc, out, err, _ = ctl("check")
+    show("check", rc, out, err)
+    text = strict_utf8("check", out) or ""
+    no_terminal_controls("check", text)
+    check_eq("check lists the drop-in escaped, on one line",
+             [f"  used              {etc}/{shown}"], [l for l in text.splitlines() if "red" in l])
+    rc, out, err, _ = ctl("cat-config")
+    show("cat-config", rc, out, err)
+    text = strict_utf8("cat-config", out) or ""
+    no_terminal_controls("cat-config", text)
+    check_eq("cat-config's header, escaped", [f"# {etc}/{shown}"], [l for l in text.splitlines() if "red" in l])
+    check_eq("cat-config names the kind of mask",
+             [f"# {etc}/55-mask.conf (mask: symlink to an empty file, hides the files of this name below it)"],
+             [l for l in text.splitlines() if "55-mask" in l])
+    rc, out, err, _ = ctl("apply", "sdq")
+    show("apply sdq", rc, out, err)
+    text = strict_utf8("apply", out) or ""
+    no_terminal_controls("apply", text)
+    lines = text.splitlines()
+    check_eq("apply prints one line", 1, len(lines))
+    if lines and shown in lines[0]:
+        ok(f"apply's reason names the drop-in escaped: {lines[0]}")
+    else:
+        fail("apply's reason names the drop-in escaped", shown, lines)
 
 
 def main():

@@ -84,7 +84,7 @@ rc=0
 "$RA_CTL" --root "$root" cat-config >"$tmp/out" 2>"$tmp/err" || rc=$?
 grep -qxF "# $etc/profiles/throughput.conf (mask: symlink to /dev/null, hides the files of this name below it)" "$tmp/out" ||
         { echo "FAIL: the masked profile is not named as a mask" >&2; cat "$tmp/out" >&2; fail=1; }
-grep -qF "profile 'throughput' not found or masked" "$tmp/err" ||
+grep -qxF "readahead-ctl cat-config: profile 'throughput' is masked: devices are left alone" "$tmp/err" ||
         { echo "FAIL: no note on stderr that the profile is masked" >&2; cat "$tmp/err" >&2; fail=1; }
 [ "$rc" = 0 ] || { echo "FAIL: cat-config exited $rc with a masked profile" >&2; fail=1; }
 
@@ -92,6 +92,18 @@ grep -qF "profile 'throughput' not found or masked" "$tmp/err" ||
 rc=0
 "$RA_CTL" --root "$root" cat-config extra >/dev/null 2>&1 || rc=$?
 [ "$rc" = 2 ] || { echo "FAIL: cat-config with an argument exited $rc, expected 2" >&2; fail=1; }
+
+# Verbs whose output is for people refuse --json, as the table options are.
+for verb in cat-config apply reset; do
+        for opt in --json --format=json; do
+                rc=0
+                "$RA_CTL" --root "$root" "$opt" "$verb" >"$tmp/out" 2>"$tmp/err" || rc=$?
+                [ "$rc" = 2 ] || { echo "FAIL: $verb $opt exited $rc, expected 2" >&2; fail=1; }
+                [ ! -s "$tmp/out" ] || { echo "FAIL: $verb $opt printed on stdout" >&2; fail=1; }
+                grep -qxF "readahead-ctl $verb: --json is for status, explain, check and calibrate only" "$tmp/err" ||
+                        { echo "FAIL: $verb $opt: no clear message" >&2; cat "$tmp/err" >&2; fail=1; }
+        done
+done
 
 [ "$fail" = 0 ] && echo "PASS: cat-config"
 exit "$fail"

@@ -6,6 +6,7 @@
  */
 
 #include <fcntl.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "config.h"
@@ -76,6 +77,14 @@ static void put_link(const char *rel, const char *target)
                 perror("symlink");
                 abort();
         }
+}
+
+static void unlink_path(const char *rel)
+{
+        char path[PATH_MAX];
+
+        snprintf(path, sizeof(path), "%s%s", root, rel);
+        REQUIRE(unlink(path) == 0);
 }
 
 static void put_devnull(const char *rel)
@@ -456,6 +465,101 @@ ROOT_CASE(test_masked_profile_ignores_dropins)
         ra_config_free(c);
 }
 
+/* A profile that is not there leaves devices alone, drop-ins or not, and
+ * the error names the line that asked for it. */
+ROOT_CASE(test_missing_profile_ignores_dropins)
+{
+        struct ra_config *c;
+        const struct ra_diag *d;
+        char text[128];
+
+        install_vendor();
+        put(ETC "/readahead.conf.d/50-profile.conf", "[Agent]\nProfile=nosuch\n");
+        put(ETC "/profiles/nosuch.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_INT(RA_PROFILE_NOT_FOUND, c->profile_state);
+        CHECK_INT(1, c->n_errors);
+        CHECK_INT(1, c->n_diags);
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/readahead.conf.d/50-profile.conf", 2);
+        REQUIRE(d);
+        CHECK_STR("profile 'nosuch' not found: devices are left alone", d->message);
+        CHECK_STR("profile 'nosuch' not found: devices are left alone",
+                  ra_config_profile_problem(c, text, sizeof(text)));
+        ra_config_free(c);
+
+        /* The default profile, named by the vendor's readahead.conf. */
+        unlink_path(ETC "/readahead.conf.d/50-profile.conf");
+        unlink_path(VENDOR "/profiles/default.conf");
+        put(ETC "/profiles/default.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        d = diag_at(c, RA_DIAG_ERROR, VENDOR "/readahead.conf", 9);
+        REQUIRE(d);
+        CHECK_STR("profile 'default' not found: devices are left alone", d->message);
+        ra_config_free(c);
+
+        /* Named by nobody: no line to blame. */
+        unlink_path(VENDOR "/readahead.conf");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR("profiles/default.conf", d->file);
+        CHECK_STR("profile 'default' not found: devices are left alone", d->message);
+        CHECK_STR("profiles/default.conf", ra_diag_where(d, text, sizeof(text)));
+        ra_config_free(c);
+
+        /* There, but with errors in every file of its name. */
+        put(VENDOR "/profiles/default.conf", "[Profile]\nDefault=lots\n");
+        put(ETC "/profiles/default.conf.d/50-disk.conf", "[Rule disk]\nKind=block\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->profile.n_rules);
+        CHECK_INT(2, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR("profiles/default.conf", d->file);
+        CHECK_STR("profile 'default' has errors in every file of its name: devices are left alone", d->message);
+        ra_config_free(c);
+}
+
+/* A drop-in whose /etc path is 255 bytes: read, and no error for the
+ * longer vendor path where no such file is. */
+ROOT_CASE(test_long_dropin_name_fits_below_etc)
+{
+        static const char dir[] = ETC "/profiles/default.conf.d/";
+        struct ra_config *c;
+        const struct ra_diag *d;
+        char name[NAME_MAX + 1], rel[PATH_MAX], vrel[PATH_MAX];
+        size_t n = 255 - strlen(root) - strlen(dir);
+
+        REQUIRE(n >= 6 && n <= NAME_MAX && strlen(VENDOR) > strlen(ETC));
+        memset(name, 'a', n - 5);
+        strcpy(name + n - 5, ".conf");
+        snprintf(rel, sizeof(rel), "%s%s", dir, name);
+        install_vendor();
+        put(rel, "[Rule long-name]\nName=sdz\nSize=1M\n");
+        c = load();
+        CHECK_INT(0, c->n_errors);
+        CHECK_INT(0, c->n_diags);
+        CHECK_STR("1M", size_text_of(&c->profile, "long-name"));
+        CHECK_FILE(c, rel, RA_FILE_USED, true);
+        ra_config_free(c);
+
+        /* The same name below the vendor directory is there and too long. */
+        unlink_path(rel);
+        snprintf(vrel, sizeof(vrel), "%s/profiles/default.conf.d/%s", VENDOR, name);
+        put(vrel, "[Rule long-name]\nName=sdz\nSize=1M\n");
+        c = load();
+        CHECK_INT(1, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, NULL, 0);
+        REQUIRE(d);
+        CHECK_STR(VENDOR, d->file);
+        CHECK_CONTAINS(d->message, "longer than 255 bytes, not read");
+        CHECK(rule_named(&c->profile, "long-name") == NULL);
+        ra_config_free(c);
+}
+
 ROOT_CASE(test_dropins_merge_in_basename_order)
 {
         struct ra_config *c;
@@ -715,9 +819,10 @@ ROOT_CASE(test_unknown_key_is_a_warning)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_overlong_line_is_an_error)
+ROOT_CASE(test_long_line_is_limited_by_its_value)
 {
         struct ra_config *c;
+        const struct ra_diag *d;
         char text[512];
 
         install_vendor();
@@ -726,7 +831,19 @@ ROOT_CASE(test_overlong_line_is_an_error)
         strcpy(text + 17 + 245, "\nSize=1M\n");
         put(ETC "/profiles/default.conf.d/50-l.conf", text);
         c = load();
-        CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-l.conf", 2) != NULL);
+        CHECK_INT(0, c->n_errors);
+        CHECK_STR("1M", size_text_of(&c->profile, "long"));
+        CHECK_FILE(c, ETC "/profiles/default.conf.d/50-l.conf", RA_FILE_USED, true);
+        ra_config_free(c);
+
+        strcpy(text, "[Rule long]\nName=");
+        memset(text + strlen(text), 'a', 256); /* one more than Name= holds */
+        strcpy(text + 17 + 256, "\nSize=1M\n");
+        put(ETC "/profiles/default.conf.d/50-l.conf", text);
+        c = load();
+        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/50-l.conf", 2);
+        REQUIRE(d);
+        CHECK_STR("Name= is longer than 255 characters", d->message);
         CHECK(rule_named(&c->profile, "long") == NULL);
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-l.conf", RA_FILE_BROKEN, true);
         ra_config_free(c);
@@ -874,6 +991,48 @@ ROOT_CASE(test_check_errors_name_dropin_and_line)
         c = load();
         CHECK_INT(5 + 1, c->n_errors);
         CHECK(diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf.d/71-max.conf", 3) != NULL);
+        ra_config_free(c);
+}
+
+/* An error in a line does not hide what only the whole file tells. */
+ROOT_CASE(test_check_errors_after_a_bad_line)
+{
+        static const char *const f = ETC "/profiles/default.conf.d/60-all.conf";
+        struct ra_config *c;
+        const struct ra_diag *d;
+
+        install_vendor();
+        put(f, "[Profile]\n"       /* 1 */
+               "Minimum=1M\n"      /* 2: above Default= 512K */
+               "[Rule disk]\n"     /* 3 */
+               "Size=1M/0\n"       /* 4 */
+               "Minimum=1M\n"      /* 5 */
+               "Maximum=256K\n"    /* 6: below Minimum= */
+               "[Rule nosize]\n"   /* 7 */
+               "Name=sdz\n"        /* 8 */
+               "[Rule badlimit]\n" /* 9 */
+               "Size=1M\n"         /* 10 */
+               "Minimum=1Q\n"      /* 11 */
+               "Maximum=64K\n");   /* 12 */
+        c = load();
+        CHECK_INT(5, c->n_errors);
+        d = diag_at(c, RA_DIAG_ERROR, f, 2);
+        REQUIRE(d);
+        CHECK_STR("Minimum=, Default= and Maximum= must be in ascending order", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 4);
+        REQUIRE(d);
+        CHECK_STR("Size=1M/0: division by zero whatever the device", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 6);
+        REQUIRE(d);
+        CHECK_STR("[Rule disk] Minimum= is above Maximum=", d->message);
+        d = diag_at(c, RA_DIAG_ERROR, f, 7);
+        REQUIRE(d);
+        CHECK_STR("[Rule nosize] has no Size=", d->message);
+        /* Minimum=1Q is the error; not also an order it never set. */
+        d = diag_at(c, RA_DIAG_ERROR, f, 11);
+        REQUIRE(d);
+        CHECK_STR("Minimum=1Q is not a size (a whole number with K, M or G)", d->message);
+        CHECK_FILE(c, f, RA_FILE_BROKEN, true);
         ra_config_free(c);
 }
 
@@ -1096,7 +1255,12 @@ static const struct parse_error_case {
         { IN_RULE("Maximum=2G"), .message = "Maximum=2G is larger than 1G" },
         { IN_RULE("Minimum=1.5M"), .message = "Minimum=1.5M is not a size (a whole number with K, M or G)" },
         { IN_RULE("Property=NOEQUALS"), .message = "Property=NOEQUALS: expected KEY=GLOB" },
-        { IN_RULE("Size=max(1,"), .message = "Size=max(1,: expected a number, a name or '(' at ''" },
+        { IN_RULE("Size=max(1,"), .message = "Size=max(1,: expected a number, a name or '(' at the end" },
+        { IN_RULE("Size=1 + * 2"), .message = "Size=1 + * 2: expected a number, a name or '(' at '*'" },
+        { IN_RULE("Size=max(1 2)"), .message = "Size=max(1 2): expected ',' or ')' in max() at '2)'" },
+        { IN_RULE("Size=00000000000000000000000000000000001"),
+          .message = "Size=00000000000000000000000000000000001: number or name "
+                     "'000000000000000000000000...' is longer than 31 characters" },
         { IN_RULE("Size=1.5M"), .message = "Size=1.5M: unexpected '.5M'" },
         { IN_RULE("Size=2 * chunkk"), .message = "Size=2 * chunkk: unknown variable 'chunkk'" },
         { IN_PROFILE("Default=12Q"), .message = "Default=12Q is not a size (a whole number with K, M or G)" },
@@ -1202,42 +1366,112 @@ static void test_parse_unknown_key_warns(void)
 }
 
 /* Parses a [Profile] whose line 3 is a Description= of n characters, then tail. */
-static void parse_long_line(struct parsed *t, size_t n, const char *tail)
+/* "[Profile]\nDefault=512K\n", then line 3: KEY= and n - strlen(KEY=) x's, then tail. */
+static void parse_long_line(struct parsed *t, const char *key, size_t n, const char *tail)
 {
         static const char head[] = "[Profile]\nDefault=512K\n";
-        char buf[600];
-        size_t len = sizeof(head) - 1;
+        size_t len = sizeof(head) - 1, kl = strlen(key);
+        char *buf = malloc(len + n + strlen(tail) + 1);
 
-        REQUIRE(n >= 12 && len + n + strlen(tail) < sizeof(buf));
+        REQUIRE(buf && n >= kl);
         memcpy(buf, head, len);
-        memcpy(buf + len, "Description=", 12);
-        memset(buf + len + 12, 'x', n - 12);
+        memcpy(buf + len, key, kl);
+        memset(buf + len + kl, 'x', n - kl);
         strcpy(buf + len + n, tail);
         parse(t, buf);
+        free(buf);
 }
 
 static void test_parse_line_length(void)
 {
         struct parsed t;
+        const struct ra_diag *d;
 
-        /* Line 3 has 199 characters: allowed, and line 4 is still line 4. */
-        parse_long_line(&t, 199, "\nColour=blue\n");
+        /* What limits a line is its value, whatever line buffer inih was
+         * built with (200 bytes in Debian; r55 and r59 differ at its end). */
+        parse_long_line(&t, "Description=", 199, "\nColour=blue\n");
         CHECK_INT(0, t.r);
         CHECK_INT(0, t.c->n_errors);
         CHECK_INT(187, strlen(t.p.description));
         CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
         parsed_done(&t);
 
-        /* 200 characters: too long. */
-        parse_long_line(&t, 200, "\nColour=blue\n");
-        CHECK(t.r < 0);
-        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        parse_long_line(&t, "Description=", 200, "\nColour=blue\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(188, strlen(t.p.description));
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
         parsed_done(&t);
 
-        /* 450 characters, then a bad line: both are found at their lines. */
-        parse_long_line(&t, 450, "\nDefault=12Q\n");
+        /* The documented 255 characters, on a 267-character line. */
+        parse_long_line(&t, "Description=", 267, "\nColour=blue\n");
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        CHECK_INT(255, strlen(t.p.description));
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
+        parsed_done(&t);
+
+        /* One more is the value's error, at its line; line 4 is still line 4. */
+        parse_long_line(&t, "Description=", 268, "\nColour=blue\n");
         CHECK(t.r < 0);
-        CHECK(pdiag(&t, RA_DIAG_ERROR, 3) != NULL);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 3);
+        REQUIRE(d);
+        CHECK_STR("Description= is longer than 255 characters", d->message);
+        CHECK(pdiag(&t, RA_DIAG_WARNING, 4) != NULL);
+        parsed_done(&t);
+
+        /* A comment as long as you like; the bad line after it is line 4. */
+        parse_long_line(&t, "# ", 5000, "\nDefault=12Q\n");
+        CHECK(t.r < 0);
+        CHECK_INT(1, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 4);
+        REQUIRE(d);
+        CHECK_STR("Default=12Q is not a size (a whole number with K, M or G)", d->message);
+        parsed_done(&t);
+}
+
+/* A MountPoint= list of 255 characters, on one 266-character line. */
+static void test_parse_long_mount_point_list(void)
+{
+        char buf[400] = "[Rule shares]\nKind=mount\nMountPoint=";
+        struct parsed t;
+
+        for (int i = 0; i < 25; i++) /* 25 x 10 characters */
+                sprintf(buf + strlen(buf), "/srv/%02d/* ", i);
+        strcat(buf, "/tmp*\nSize=1M\n");
+        parse(&t, buf);
+        CHECK_INT(0, t.r);
+        CHECK_INT(0, t.c->n_errors);
+        REQUIRE(t.p.n_rules == 1);
+        CHECK_INT(255, strlen(t.p.rules[0].mount_points));
+        CHECK_SUFFIX(t.p.rules[0].mount_points, "/srv/23/* /srv/24/* /tmp*");
+        parsed_done(&t);
+}
+
+/* The syntax inih gave: ':' ends a key too, ';' after a blank starts a
+ * comment, blanks around keys and values go, an indented line is a line. */
+static void test_parse_inih_syntax(void)
+{
+        struct parsed t;
+        const struct ra_diag *d;
+
+        parse(&t, "[Profile]\n"
+                  "Default: 1M ; one megabyte\n"
+                  "  Description =  a;b #c  \r\n");
+        CHECK_INT(0, t.r);
+        CHECK_U64(1024, t.p.default_kb);
+        CHECK_STR("a;b #c", t.p.description);
+        parsed_done(&t);
+
+        parse(&t, "[Profile]\n"
+                  "\n"
+                  "  Minimum ; x = 4K\n"
+                  "Maximum\n");
+        CHECK(t.r < 0);
+        CHECK_INT(2, t.c->n_errors);
+        d = pdiag(&t, RA_DIAG_ERROR, 3);
+        REQUIRE(d);
+        CHECK_STR("syntax error (expected [Section] or Key=Value)", d->message);
         CHECK(pdiag(&t, RA_DIAG_ERROR, 4) != NULL);
         parsed_done(&t);
 }
@@ -1376,19 +1610,22 @@ int main(void)
         RUN(test_relative_devnull_link_masks_profile);
         RUN(test_link_to_other_device_does_not_mask);
         RUN(test_masked_profile_ignores_dropins);
+        RUN(test_missing_profile_ignores_dropins);
+        RUN(test_long_dropin_name_fits_below_etc);
         RUN(test_dropins_merge_in_basename_order);
         RUN(test_etc_dropin_masks_vendor_dropin);
         RUN(test_dropin_changes_one_key_and_adds_rule);
         RUN(test_dropin_changes_profile_key);
         RUN_TABLE(broken_cases, run_broken_case);
         RUN(test_unknown_key_is_a_warning);
-        RUN(test_overlong_line_is_an_error);
+        RUN(test_long_line_is_limited_by_its_value);
         RUN(test_binary_garbage_is_an_error);
         RUN(test_missing_profile_leaves_devices_alone);
         RUN(test_oversized_file_is_an_error);
         RUN(test_many_dropins_all_apply_in_name_order);
         RUN(test_too_many_dropins_is_an_error);
         RUN(test_check_errors_name_dropin_and_line);
+        RUN(test_check_errors_after_a_bad_line);
         RUN(test_fingerprint_changes_with_files);
         RUN(test_free_null);
         RUN(test_search_path);
@@ -1397,6 +1634,8 @@ int main(void)
         RUN_TABLE(parse_good_cases, run_parse_good_case);
         RUN(test_parse_unknown_key_warns);
         RUN(test_parse_line_length);
+        RUN(test_parse_long_mount_point_list);
+        RUN(test_parse_inih_syntax);
         RUN(test_parse_nul_bytes);
         RUN(test_parse_limits);
         RUN(test_parse_indented_key);
