@@ -145,10 +145,20 @@ boot_install() {
 
         mkfs.btrfs -q -f -L ra-btrfs "/dev/$btrfs_disk" >/dev/null
         mkdir -p /srv/nfs/v3 /srv/nfs/v42 /srv/nfs/late /srv/nfs/never /mnt/btrfs /mnt/nfs3 /mnt/nfs42
-        local e
-        for e in v3 v42 late never; do
-                echo "/srv/nfs/$e 127.0.0.1(rw,no_root_squash,no_subtree_check)"
-        done >/etc/exports
+        # NFSv4 shares one superblock (and bdi) between the exports of one
+        # server file system: late and never are file systems of their own,
+        # so that their mounts get new bdis.
+        cat >/etc/exports <<'EXPORTS'
+/srv/nfs/v3 127.0.0.1(rw,no_root_squash,no_subtree_check)
+/srv/nfs/v42 127.0.0.1(rw,no_root_squash,no_subtree_check)
+/srv/nfs/late 127.0.0.1(rw,no_root_squash,no_subtree_check,fsid=101)
+/srv/nfs/never 127.0.0.1(rw,no_root_squash,no_subtree_check,fsid=102)
+EXPORTS
+        cat >>/etc/fstab <<'FSTAB'
+tmpfs /srv/nfs/late tmpfs size=16m 0 0
+tmpfs /srv/nfs/never tmpfs size=16m 0 0
+FSTAB
+        mount /srv/nfs/late && mount /srv/nfs/never || lab_fail "the tmpfs exports failed"
         systemctl restart nfs-server.service
         cat >>/etc/fstab <<'FSTAB'
 LABEL=ra-btrfs /mnt/btrfs btrfs defaults 0 0
