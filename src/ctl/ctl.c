@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 
@@ -42,8 +45,8 @@ static void help(void) {
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
                "                          ID_WWN or ID_SERIAL, and apply it\n\n"
-               "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
-               "write, 2 usage error.\n");
+               "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
+               "write or output that could not be written, 2 usage error.\n");
 }
 
 const char *short_rule(const char *rule) {
@@ -61,6 +64,28 @@ static const char *long_option_name(const struct option *opts, int c) {
                 if (opts->val == c)
                         return opts->name;
         return "?";
+}
+
+/*
+ * At exit, as util-linux's close_stdout: output lost to a full disk or a
+ * closed file is an error, so that `readahead-ctl status > f.tmp && mv`
+ * never installs a cut file. EPIPE is a reader that had enough.
+ */
+static void close_stdout(void) {
+        bool failed = ferror(stdout), pending = __fpending(stdout) > 0;
+
+        errno = 0;
+        if (fclose(stdout) != 0 && (pending || errno != EBADF))
+                failed = true;
+        else if (failed)
+                errno = 0; /* the error of the failed write is gone */
+        if (!failed || errno == EPIPE)
+                return;
+        if (errno)
+                fprintf(stderr, "readahead-ctl: write error: %s\n", strerror(errno));
+        else
+                fprintf(stderr, "readahead-ctl: write error\n");
+        _exit(EXIT_FAILURE_);
 }
 
 int main(int argc, char **argv) {
@@ -86,6 +111,7 @@ int main(int argc, char **argv) {
         const struct verb *verb = NULL;
         int c, r;
 
+        atexit(close_stdout);
         /* GNU getopt moves the verb and its arguments behind the options. */
         while ((c = getopt_long(argc, argv, "o:lrn", opts, NULL)) >= 0) {
                 if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
