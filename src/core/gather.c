@@ -325,9 +325,13 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
                                                RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
         f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
 
-        f->attr_path = attr_path(syspath, "queue/read_ahead_kb");
-        if (!f->attr_path)
+        /* The disk's bdi holds the same setting as queue/read_ahead_kb, but
+         * writing it freezes no queue: on 6.14 to 6.18.2 a queue write waits
+         * for a suspended dm device or a multipath map with no path. */
+        if (asprintf(&f->attr_path, "/sys/class/bdi/%u:%u/read_ahead_kb", f->major, f->minor) < 0) {
+                f->attr_path = NULL;
                 return -ENOMEM;
+        }
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
 
         const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");

@@ -224,6 +224,34 @@ def udev_output():
         fail("READAHEAD_RULE names the file with its newlines escaped", text(b"..." + want), text(rule))
 
 
+@case
+def bdi_write():
+    """Disks were written through queue/read_ahead_kb, whose write freezes
+    the queue on 6.14 to 6.18.2 (a multipath map with no path hangs it and
+    the udev worker). They are written through their bdi, the same setting:
+    here two files, so the one written shows. sda has both (queue/ stays
+    128), sdb only the bdi (it was '?' and could not be set)."""
+    host()
+    before = nf.snapshot()
+    _, out = block_event("sda")
+    check_bytes("agent change sda: READAHEAD_RESULT", "written",
+                dict(l.split(b"=", 1) for l in out.splitlines() if b"=" in l).get(b"READAHEAD_RESULT"))
+    check_eq("bdi 8:0 read_ahead_kb after the agent", "512", nf.bdi_ra("8:0"))
+    check_eq("sda queue/read_ahead_kb after the agent (not written)", "128", block_ra("sda"))
+    nf.check_sys_changes("agent change sda", before, allowed=["8:0"])
+
+    doc = ctl_json("explain sdb --json", "explain", "sdb", "--json")
+    check_eq("explain sdb: current_kb, from the bdi", 128, (doc or {}).get("device", {}).get("current_kb"))
+    before = nf.snapshot()
+    rc, out, err, _ = ctl("apply", "sdb")
+    show("apply sdb", rc, out, err)
+    check_eq("apply sdb: exit status", "exit 0", ratest.describe_rc(rc))
+    check_bytes("apply sdb: what it says, up to the rule", b"sdb        128K -> 512K (", out[:25])
+    check_eq("bdi 8:16 read_ahead_kb after apply", "512", nf.bdi_ra("8:16"))
+    check_eq("sdb queue/read_ahead_kb (none)", None, block_ra("sdb"))
+    nf.check_sys_changes("apply sdb", before, allowed=["8:16"])
+
+
 def main():
     ratest.case_main("devices", CASES, lambda: ratest.kill_waiters(("0:53",), root()))
 
