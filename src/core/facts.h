@@ -123,6 +123,7 @@ struct ra_facts {
         uint64_t stripe_bytes;
         const char *stripe_source; /* "md", "dm io_opt", "hw raid io_opt" */
         bool io_opt_ignored;       /* io_opt present but not a stripe */
+        bool io_opt_one_unit;      /* ignored as no wider than a block or io_min: no stripe, not bogus */
 
         /* md */
         char md_level[16];

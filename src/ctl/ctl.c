@@ -37,7 +37,9 @@ static void help(void) {
                "  -l, --list              one row per device, no tree\n"
                "  -r, --raw               cells separated by one blank, escaped; no tree\n"
                "  -n, --noheadings        no heading line\n"
-               "  (with --raw or --noheadings only the table is printed)\n\n"
+               "  (with --raw or --noheadings only the table is printed)\n"
+               "  -a, --all               also disks without media (size 0: empty loop\n"
+               "                          devices, unsized zram), in every format\n\n"
                "Options of calibrate:\n"
                "  --time SECONDS          measuring time (default 120)\n"
                "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
@@ -105,6 +107,7 @@ int main(int argc, char **argv) {
                 { "list", no_argument, NULL, 'l' },
                 { "raw", no_argument, NULL, 'r' },
                 { "noheadings", no_argument, NULL, 'n' },
+                { "all", no_argument, NULL, 'a' },
                 {},
         };
         struct ctl ctl = {};
@@ -113,7 +116,7 @@ int main(int argc, char **argv) {
 
         atexit(close_stdout);
         /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "o:lrn", opts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "o:lrna", opts, NULL)) >= 0) {
                 if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
                         ctl.calibrate.given = long_option_name(opts, c);
                 if (c > 0 && strchr("olrn", c) && !ctl.status.given)
@@ -174,6 +177,9 @@ int main(int argc, char **argv) {
                 case 'n':
                         ctl.status.noheadings = true;
                         break;
+                case 'a':
+                        ctl.status.all = true;
+                        break;
                 default:
                         return EXIT_USAGE;
                 }
@@ -199,6 +205,10 @@ int main(int argc, char **argv) {
         if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
                 fprintf(stderr, "readahead-ctl %s: --%s is an option of the status table only\n", verb->name,
                         ctl.status.given);
+                return EXIT_USAGE;
+        }
+        if (ctl.status.all && verb->run != verb_status) {
+                fprintf(stderr, "readahead-ctl %s: --all is an option of status only\n", verb->name);
                 return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate) {

@@ -26,6 +26,10 @@ OVERLAY = ("45 27 0:45 / /var/lib/docker/overlay2/abc/merged rw,relatime shared:
            "rw,lowerdir=/var/lib/docker/l/A,upperdir=/var/lib/docker/abc/diff,workdir=/var/lib/docker/abc/work")
 
 
+# The order names are compared in (status's own order is udev's).
+ORDER = ["sda", "sdb", "sdc", "nvme0n1", "zram1", "loop0", "zram0", "0:53"]
+
+
 def root():
     return os.environ["RA_NETFS_ROOT"]
 
@@ -250,6 +254,57 @@ def bdi_write():
     check_eq("bdi 8:16 read_ahead_kb after apply", "512", nf.bdi_ra("8:16"))
     check_eq("sdb queue/read_ahead_kb (none)", None, block_ra("sdb"))
     nf.check_sys_changes("apply sdb", before, allowed=["8:16"])
+
+
+@case
+def empty_devices():
+    """status listed every empty loop device (a stock kernel makes 8 at boot)
+    and zram before it is sized. As lsblk: hidden without -a/--all, in the
+    table, JSON and prometheus; shown with it."""
+    host()
+    rc, out, err, _ = ctl("status", "-o", "NAME", "-l", "-n")
+    show("status -o NAME -l -n", rc, out, err)
+    check_eq("status -o NAME -l -n: exit status", "exit 0", ratest.describe_rc(rc))
+    check_eq("status: the disks with media, and the NFS mount",
+             ["sda", "sdb", "sdc", "nvme0n1", "zram1", "0:53"], sorted(text(out).split(), key=ORDER.index))
+    rc, out, err, _ = ctl("status", "-o", "NAME", "-l", "-n", "--all")
+    check_eq("status --all: the empty loop0 and zram0 too",
+             ["sda", "sdb", "sdc", "nvme0n1", "zram1", "loop0", "zram0", "0:53"],
+             sorted(text(out).split(), key=ORDER.index))
+    for args, want in ((("--json", "status"), None), (("--json", "status", "-a"), {"size_bytes": 0})):
+        doc = ctl_json(" ".join(args), *args)
+        for name in ("loop0", "zram0"):
+            d = device(doc, name)
+            check_eq(f"{' '.join(args)}: {name}", want, d and {"size_bytes": d.get("size_bytes")})
+    rc, out, err, _ = ctl("status", "--format=prometheus")
+    check_eq("status --format=prometheus: no loop0, no zram0", [],
+             [l for l in text(out).splitlines() if 'device="loop0"' in l or 'device="zram0"' in l])
+    rc, out, err, _ = ctl("apply", "--all")
+    check_eq("apply --all: usage error", "exit 2", ratest.describe_rc(rc))
+    check_bytes("apply --all: message", "readahead-ctl apply: --all is an option of status only\n", err)
+
+
+@case
+def io_opt_one_block():
+    """FACTS said 'io_opt bogus' for an io_opt of one block (QEMU's NVMe:
+    512, zram: 4096): no stripe, nothing wrong. A USB bridge's 65535
+    sectors is still bogus."""
+    host()
+    rc, out, err, _ = ctl("status", "-o", "NAME,FACTS", "-l", "-n")
+    show("status -o NAME,FACTS -l -n", rc, out, err)
+    rows = {l.split()[0]: " ".join(l.split()[1:]) for l in text(out).splitlines() if l.strip()}
+    check_eq("nvme0n1 FACTS", "100G", rows.get("nvme0n1"))
+    check_eq("zram1 FACTS", "4.0G", rows.get("zram1"))
+    if rows.get("sdc", "").endswith(" io_opt bogus"):
+        ok("sdc FACTS: io_opt bogus (65535 sectors behind a USB bridge)")
+    else:
+        fail("sdc FACTS", "... io_opt bogus", rows.get("sdc"))
+    rc, out, err, _ = ctl("explain", "nvme0n1")
+    line = next((l for l in text(out).splitlines() if "io_min/io_opt" in l), None)
+    check_eq("explain nvme0n1: io_min/io_opt", "  io_min/io_opt  512 / 512 bytes (io_opt one block: no stripe)", line)
+    rc, out, err, _ = ctl("explain", "sdc")
+    line = next((l for l in text(out).splitlines() if "io_min/io_opt" in l), None)
+    check_eq("explain sdc: io_min/io_opt", "  io_min/io_opt  512 / 33553920 bytes (io_opt ignored: not a stripe)", line)
 
 
 def main():

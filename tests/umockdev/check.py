@@ -248,7 +248,8 @@ def ctl(root, *args):
 
 
 def status(root, label):
-    rc, out, err, _ = ctl(root, "status", "--json")
+    # --all: the trees' disks without media (sr0 without a disc) too
+    rc, out, err, _ = ctl(root, "status", "--json", "--all")
     if rc != 0:
         fail(f"{label}: readahead-ctl status --json", "exit 0", f"{describe_rc(rc)}; stderr: {err.strip()}")
         return None
