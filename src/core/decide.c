@@ -84,6 +84,10 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
                 ra_str_join(why, size, "removable is ", removable ? "yes" : "no", NULL);
                 return false;
         }
+        if (r->virtual_disk >= 0 && r->virtual_disk != (f->virtual_by != NULL)) {
+                ra_str_join(why, size, "virtual is ", f->virtual_by ? "yes" : "no", NULL);
+                return false;
+        }
         if (r->names[0] && !glob_list_match(r->names, f->name)) {
                 ra_str_join(why, size, "name ", f->name, " is not ", r->names, NULL);
                 return false;

@@ -109,6 +109,10 @@ struct ra_facts {
         bool rotational;
         bool removable;
         bool optical;
+        /* The driver that makes it a virtual disk (virtio_blk, virtio_scsi,
+         * xen's vbd, hv_storvsc, vmw_pvscsi): its rotational flag is the
+         * hypervisor's default, not the medium's. NULL: not virtual. */
+        const char *virtual_by;
         uint64_t size_bytes;
 
         /* Queue limits as the kernel reports them. */

@@ -201,6 +201,23 @@ static enum ra_transport transport_of(const char *name, const struct ra_facts *f
         return RA_TRANSPORT_UNKNOWN;
 }
 
+/* A virtual disk by the driver of its own device or of one above it (the
+ * SCSI host of Hyper-V's and VMware's paravirtual controllers). */
+static const char *virtual_driver_of(struct udev_device *dev) {
+        static const char *const drivers[] = {
+                "virtio_blk", "virtio_scsi", "vbd", "hv_storvsc", "vmw_pvscsi",
+        };
+        for (struct udev_device *p = udev_device_get_parent(dev); p; p = udev_device_get_parent(p)) {
+                const char *d = udev_device_get_driver(p);
+                if (!d) /* the uevent's DRIVER= also names it (and a test tree has no driver link) */
+                        d = udev_device_get_property_value(p, "DRIVER");
+                for (size_t i = 0; d && i < sizeof(drivers) / sizeof(drivers[0]); i++)
+                        if (strcmp(d, drivers[i]) == 0)
+                                return drivers[i];
+        }
+        return NULL;
+}
+
 /* Names below syspath/slaves, space-separated, as many as there are. */
 static int list_slaves(const char *syspath, char **ret) {
         char *path = attr_path(syspath, "slaves"), *list = NULL;
@@ -313,6 +330,7 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
         }
 
         f->transport = transport_of(sysname, f);
+        f->virtual_by = virtual_driver_of(dev);
         /* Sectors of 512 bytes, whatever the logical block size. */
         f->size_bytes = attr_u64_max(f, syspath, "size", UINT64_MAX / 512, RA_FACT_SIZE) * 512;
         f->removable = attr_u64(syspath, "removable") == 1;

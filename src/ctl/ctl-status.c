@@ -37,6 +37,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_uint(j, "minor", f->minor);
         json_boolean(j, "rotational", f->rotational);
         json_boolean(j, "removable", f->removable);
+        json_boolean(j, "virtual", f->virtual_by != NULL);
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
         json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
@@ -89,7 +90,7 @@ static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
         else if (f->io_opt_ignored && !f->io_opt_one_unit)
                 snprintf(buf, size, "%s io_opt bogus", sz);
         else
-                snprintf(buf, size, "%s%s", sz, f->rotational ? " rotating" : "");
+                snprintf(buf, size, "%s%s", sz, f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
 }
 
 uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {

@@ -815,6 +815,29 @@ static void test_network_mount_neither_rotational_nor_removable(void)
         prof_done(&pr);
 }
 
+/* Virtual=yes picks virtio, xen, storvsc and pvscsi disks, whatever they
+ * report as rotational; Virtual=no the others. */
+static void test_virtual_rule(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "default", "[Rule vm]\nVirtual=yes\nSize=1M\n[Rule metal]\nVirtual=no\nKind=block\nSize=2M\n");
+        hdd(&f, "vda");
+        f.virtual_by = "virtio_blk";
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 1024, "vm");
+        CHECK_STR("virtual is yes", traced(&run, "metal")->why);
+        ra_facts_done(&f);
+        hdd(&f, "sda");
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 2048, "metal");
+        CHECK_STR("virtual is no", traced(&run, "vm")->why);
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
 static void test_no_rules_leaves_device_alone(void)
 {
         struct prof pr;
@@ -849,6 +872,7 @@ int main(void)
         RUN(test_trace_verdicts);
         RUN(test_trace_small_or_absent);
         RUN(test_network_mount_neither_rotational_nor_removable);
+        RUN(test_virtual_rule);
         RUN(test_no_rules_leaves_device_alone);
         RUN(test_strings);
         TEST_MAIN_END;
