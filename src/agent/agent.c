@@ -19,7 +19,7 @@
 static void help(void) {
         printf("Usage: readahead-agent [--root DIR] [--dry-run]\n"
                "Run by udev for a block device event, with the event in the environment.\n"
-               "Sets queue/read_ahead_kb from the active profile and prints READAHEAD_*\n"
+               "Sets read_ahead_kb from the active profile and prints READAHEAD_*\n"
                "properties for IMPORT{program}.\n\n"
                "  --root DIR   read configuration below DIR\n"
                "  --dry-run    decide and print, write nothing\n"

@@ -15,6 +15,7 @@
 
 #include "agent.h"
 #include "journal.h"
+#include "text.h"
 #include "write-read-ahead.h"
 
 /*
@@ -115,8 +116,13 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
         printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts->class));
         if (facts->current_known)
                 printf("READAHEAD_PREVIOUS_KB=%" PRIu64 "\n", facts->current_kb);
-        if (plan->rule[0])
-                printf("READAHEAD_RULE=%s\n", plan->rule);
+        if (plan->rule[0]) {
+                /* udev imports each line as a property: a newline in a file
+                 * name must not start another one. */
+                printf("READAHEAD_RULE=");
+                ra_fputs_people(stdout, plan->rule);
+                printf("\n");
+        }
 
         switch (plan->action) {
         case RA_ACTION_FAIL:

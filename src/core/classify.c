@@ -35,6 +35,7 @@ static void classify_stripe(struct ra_facts *f) {
         f->stripe_bytes = 0;
         f->stripe_source = NULL;
         f->io_opt_ignored = false;
+        f->io_opt_one_unit = false;
 
         if (f->transport == RA_TRANSPORT_MD) {
                 f->data_disks = md_data_disks(f);
@@ -65,6 +66,9 @@ static void classify_stripe(struct ra_facts *f) {
                 return;
         }
         f->io_opt_ignored = true;
+        /* QEMU's NVMe reports its 512-byte block, zram its 4096-byte page:
+         * one unit of I/O, which says there is no stripe. */
+        f->io_opt_one_unit = f->io_opt_bytes <= f->physical_block_bytes || f->io_opt_bytes <= f->io_min_bytes;
 }
 
 static enum ra_class classify_mount(const struct ra_facts *f) {

@@ -115,7 +115,7 @@ static int rule_add(struct parse_ctx *ctx, const char *name) {
         p->rules = rules;
 
         struct ra_rule *r = &rules[p->n_rules];
-        *r = (struct ra_rule){ .kind = -1, .rotational = -1, .removable = -1, .line = ctx->line };
+        *r = (struct ra_rule){ .kind = -1, .rotational = -1, .removable = -1, .virtual_disk = -1, .line = ctx->line };
         ra_str_join(r->section, sizeof(r->section), name, NULL);
         ra_str_join(r->file, sizeof(r->file), ctx->path, NULL);
         ctx->rule = p->n_rules++;
@@ -391,6 +391,7 @@ static const struct key keys[] = {
           .max = _RA_TRANSPORT_MAX, .name_of = transport_name },
         { SECTION_RULE,    "Rotational",     key_tristate,      RULE(rotational) },
         { SECTION_RULE,    "Removable",      key_tristate,      RULE(removable) },
+        { SECTION_RULE,    "Virtual",        key_tristate,      RULE(virtual_disk) },
         { SECTION_RULE,    "Name",           key_string,        RULE(names) },
         { SECTION_RULE,    "MountPoint",     key_string,        RULE(mount_points) },
         { SECTION_RULE,    "FsType",         key_string,        RULE(fstypes) },

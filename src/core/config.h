@@ -51,6 +51,7 @@ struct ra_rule {
         unsigned transports; /* bit mask of enum ra_transport */
         int rotational;
         int removable;
+        int virtual_disk; /* Virtual= */
         char names[RA_MATCH_MAX]; /* space-separated globs */
         char mount_points[RA_MATCH_MAX];
         char fstypes[RA_MATCH_MAX];

@@ -59,8 +59,10 @@ static bool glob_list_match(const char *globs, const char *s) {
 /* Returns true when r matches f; otherwise why says what did not. */
 static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char *why, size_t size) {
         const bool is_block = f->kind == RA_KIND_BLOCK;
-        /* A btrfs filesystem rotates or is removable when a member is. */
+        /* A btrfs filesystem rotates or is removable when a member is; a
+         * mount on no disk (a network mount) is neither. */
         const bool has_disks = is_block || f->n_members > 0;
+        const bool rotational = has_disks && f->rotational, removable = has_disks && f->removable;
 
         if (r->kind >= 0 && r->kind != (int) f->kind) {
                 ra_str_join(why, size, "kind is ", is_block ? "block" : "mount", NULL);
@@ -74,12 +76,16 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
                 ra_str_join(why, size, "transport is ", ra_transport_to_string(f->transport), NULL);
                 return false;
         }
-        if (r->rotational >= 0 && (!has_disks || r->rotational != f->rotational)) {
-                ra_str_join(why, size, "rotational is ", has_disks && f->rotational ? "yes" : "no", NULL);
+        if (r->rotational >= 0 && r->rotational != rotational) {
+                ra_str_join(why, size, "rotational is ", rotational ? "yes" : "no", NULL);
                 return false;
         }
-        if (r->removable >= 0 && (!has_disks || r->removable != f->removable)) {
-                ra_str_join(why, size, "removable is ", has_disks && f->removable ? "yes" : "no", NULL);
+        if (r->removable >= 0 && r->removable != removable) {
+                ra_str_join(why, size, "removable is ", removable ? "yes" : "no", NULL);
+                return false;
+        }
+        if (r->virtual_disk >= 0 && r->virtual_disk != (f->virtual_by != NULL)) {
+                ra_str_join(why, size, "virtual is ", f->virtual_by ? "yes" : "no", NULL);
                 return false;
         }
         if (r->names[0] && !glob_list_match(r->names, f->name)) {

@@ -109,6 +109,10 @@ struct ra_facts {
         bool rotational;
         bool removable;
         bool optical;
+        /* The driver that makes it a virtual disk (virtio_blk, virtio_scsi,
+         * xen's vbd, hv_storvsc, vmw_pvscsi): its rotational flag is the
+         * hypervisor's default, not the medium's. NULL: not virtual. */
+        const char *virtual_by;
         uint64_t size_bytes;
 
         /* Queue limits as the kernel reports them. */
@@ -123,6 +127,7 @@ struct ra_facts {
         uint64_t stripe_bytes;
         const char *stripe_source; /* "md", "dm io_opt", "hw raid io_opt" */
         bool io_opt_ignored;       /* io_opt present but not a stripe */
+        bool io_opt_one_unit;      /* ignored as no wider than a block or io_min: no stripe, not bogus */
 
         /* md */
         char md_level[16];
@@ -143,7 +148,7 @@ struct ra_facts {
         char *source;
         char *server;
         char *nfs_version;
-        char *attr_path; /* the read_ahead_kb attribute; NULL: none can be set */
+        char *attr_path; /* the read_ahead_kb attribute (a disk's: its bdi's); NULL: none can be set */
 
         /* mounts (kind == RA_KIND_MOUNT) */
         unsigned n_mount_points;
@@ -161,9 +166,11 @@ struct ra_facts {
         unsigned page_kb;
         unsigned kernel_major, kernel_minor; /* 0.0 when unknown */
 
-        /* Why writing read_ahead_kb could block right now: the write freezes
-         * the queue, and a suspended dm device or a multipath map with no
-         * usable path would hold it (and the udev worker). NULL: safe. */
+        /* Why not to write read_ahead_kb now: a suspended dm device or a
+         * multipath map with no usable path gets its queue limits (which
+         * recompute readahead) again when it resumes, and the change event
+         * of the resume writes it. The bdi write itself freezes no queue;
+         * queue/read_ahead_kb did, on 6.14 to 6.18.2. NULL: write now. */
         const char *write_blocked;
 
         /* The value the kernel holds now (current_known false if unreadable). */

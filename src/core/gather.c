@@ -201,6 +201,23 @@ static enum ra_transport transport_of(const char *name, const struct ra_facts *f
         return RA_TRANSPORT_UNKNOWN;
 }
 
+/* A virtual disk by the driver of its own device or of one above it (the
+ * SCSI host of Hyper-V's and VMware's paravirtual controllers). */
+static const char *virtual_driver_of(struct udev_device *dev) {
+        static const char *const drivers[] = {
+                "virtio_blk", "virtio_scsi", "vbd", "hv_storvsc", "vmw_pvscsi",
+        };
+        for (struct udev_device *p = udev_device_get_parent(dev); p; p = udev_device_get_parent(p)) {
+                const char *d = udev_device_get_driver(p);
+                if (!d) /* the uevent's DRIVER= also names it (and a test tree has no driver link) */
+                        d = udev_device_get_property_value(p, "DRIVER");
+                for (size_t i = 0; d && i < sizeof(drivers) / sizeof(drivers[0]); i++)
+                        if (strcmp(d, drivers[i]) == 0)
+                                return drivers[i];
+        }
+        return NULL;
+}
+
 /* Names below syspath/slaves, space-separated, as many as there are. */
 static int list_slaves(const char *syspath, char **ret) {
         char *path = attr_path(syspath, "slaves"), *list = NULL;
@@ -313,6 +330,7 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
         }
 
         f->transport = transport_of(sysname, f);
+        f->virtual_by = virtual_driver_of(dev);
         /* Sectors of 512 bytes, whatever the logical block size. */
         f->size_bytes = attr_u64_max(f, syspath, "size", UINT64_MAX / 512, RA_FACT_SIZE) * 512;
         f->removable = attr_u64(syspath, "removable") == 1;
@@ -325,9 +343,13 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
                                                RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
         f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
 
-        f->attr_path = attr_path(syspath, "queue/read_ahead_kb");
-        if (!f->attr_path)
+        /* The disk's bdi holds the same setting as queue/read_ahead_kb, but
+         * writing it freezes no queue: on 6.14 to 6.18.2 a queue write waits
+         * for a suspended dm device or a multipath map with no path. */
+        if (asprintf(&f->attr_path, "/sys/class/bdi/%u:%u/read_ahead_kb", f->major, f->minor) < 0) {
+                f->attr_path = NULL;
                 return -ENOMEM;
+        }
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
 
         const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");

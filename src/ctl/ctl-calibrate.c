@@ -727,7 +727,7 @@ static int apply_written(struct ctl *ctl, const char *name, const char *path, co
 
 /* ---- the verb ------------------------------------------------------------ */
 
-static int run(struct ctl *ctl, const struct ctl_device *d, const struct stable_id *id) {
+static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *plan, const struct stable_id *id) {
         struct calibration *c = calloc(1, sizeof(*c));
         const struct ra_facts *f = &d->facts;
         char a[24], b[24], sz[16], written[RA_PATH_MAX + 80] = "", section[64] = "", rule[RA_PATH_MAX + 80] = "";
@@ -744,10 +744,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct stable_
         c->started = ra_now_seconds();
         c->seed = (uint64_t) time(NULL) ^ ((uint64_t) getpid() << 32);
         snprintf(c->devnode, sizeof(c->devnode), "/dev/%s", f->name);
-        if (make_plan(&ctl->calibrate, f->page_kb, &c->plan) < 0) {
-                free(c);
-                return EXIT_USAGE;
-        }
+        c->plan = *plan;
         c->n_slots = (unsigned) (f->size_bytes / REGION_BYTES_TARGET);
         c->n_slots = c->n_slots < SLOTS_MIN ? SLOTS_MIN : c->n_slots > SLOTS_MAX ? SLOTS_MAX : c->n_slots;
         c->slot_bytes = f->size_bytes / c->n_slots / (1 << 20) * (1 << 20);
@@ -860,6 +857,12 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         int r;
 
         (void) argc;
+        /* Usage errors first: they hold whoever runs it, on any device. The
+         * page size is the one gather gives every device. */
+        long page = sysconf(_SC_PAGESIZE);
+        struct plan plan;
+        if (make_plan(&ctl->calibrate, page >= 1024 ? (unsigned) (page / 1024) : 4, &plan) < 0)
+                return EXIT_USAGE;
         if (geteuid() != 0) {
                 fprintf(stderr, "readahead-ctl calibrate: needs root: it sets read_ahead_kb and reads the "
                                 "device node\n");
@@ -886,7 +889,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
                 device_done(&d);
                 return EXIT_FAILURE_;
         }
-        r = run(ctl, &d, have_id ? &id : NULL);
+        r = run(ctl, &d, &plan, have_id ? &id : NULL);
         device_done(&d);
         return r;
 }

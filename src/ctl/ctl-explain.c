@@ -114,10 +114,18 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
         } else {
                 printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
                 printf("  %-14s %s\n", "removable", yes_no(f->removable));
+                if (f->virtual_by)
+                        printf("  %-14s yes (%s: rotational is the hypervisor's default, not the medium's)\n",
+                               "virtual", f->virtual_by);
+                else
+                        printf("  %-14s no\n", "virtual");
                 printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
                        f->size_bytes);
                 printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
-                       f->io_opt_bytes, f->io_opt_ignored ? " (io_opt ignored: not a stripe)" : "");
+                       f->io_opt_bytes,
+                       f->io_opt_one_unit  ? " (io_opt one block: no stripe)"
+                       : f->io_opt_ignored ? " (io_opt ignored: not a stripe)"
+                                           : "");
                 if (f->md_level[0]) {
                         printf("  %-14s ", "md");
                         ra_fputs_people(stdout, f->md_level);

@@ -46,18 +46,6 @@ static bool kernel_uses_max_sectors(void) {
         return cached;
 }
 
-/* The sibling attribute "name" of a queue's read_ahead_kb, as a number. */
-static uint64_t queue_attr_u64(const char *ra_path, const char *name) {
-        char path[RA_PATH_MAX + 32];
-        const char *slash = strrchr(ra_path, '/');
-        uint64_t v = 0;
-
-        if (!slash)
-                return 0;
-        snprintf(path, sizeof(path), "%.*s/%s", (int) (slash - ra_path), ra_path, name);
-        return ra_read_u64_file(path, &v) < 0 ? 0 : v;
-}
-
 /*
  * The kernel's own value for d, in KiB, with a few words on where it comes
  * from. Pure arithmetic once the facts are read.
@@ -79,7 +67,7 @@ static uint64_t kernel_value_kb(const struct ra_facts *f, char *why, size_t why_
                 io_opt = f->io_opt_bytes;
                 snprintf(why, why_size, "2 x io_opt %s", ra_format_size_kb(io_opt / 1024, a));
         } else if (f->rotational && kernel_uses_max_sectors()) {
-                io_opt = queue_attr_u64(f->attr_path, "max_sectors_kb") * 1024;
+                io_opt = f->max_sectors_kb * 1024;
                 snprintf(why, why_size, "rotational, no io_opt: 2 x max_sectors %s",
                          ra_format_size_kb(io_opt / 1024, a));
         }

@@ -37,6 +37,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_uint(j, "minor", f->minor);
         json_boolean(j, "rotational", f->rotational);
         json_boolean(j, "removable", f->removable);
+        json_boolean(j, "virtual", f->virtual_by != NULL);
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
         json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
@@ -86,10 +87,10 @@ static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
                 snprintf(buf, size, "%s stripe %s", sz, ra_format_size_kb(f->stripe_bytes / 1024, st));
         else if (f->transport == RA_TRANSPORT_MD && f->md_level[0])
                 snprintf(buf, size, "%s %s", sz, f->md_level);
-        else if (f->io_opt_ignored)
+        else if (f->io_opt_ignored && !f->io_opt_one_unit)
                 snprintf(buf, size, "%s io_opt bogus", sz);
         else
-                snprintf(buf, size, "%s%s", sz, f->rotational ? " rotating" : "");
+                snprintf(buf, size, "%s%s", sz, f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
 }
 
 uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
@@ -390,6 +391,27 @@ out:
         return r;
 }
 
+/* A disk without media: an empty loop device, zram before it is sized, a
+ * drive with no disc. Hidden by default, as lsblk does; the agent still
+ * decides them. A size refused as garbage is unknown, not empty. */
+static bool device_is_empty(const struct ctl_device *d) {
+        const struct ra_facts *f = &d->facts;
+        return f->kind == RA_KIND_BLOCK && f->size_bytes == 0 && !(f->invalid & (1u << RA_FACT_SIZE));
+}
+
+/* Drops the empty disks from list, keeping the order. */
+static size_t drop_empty(struct ctl_device *list, size_t n) {
+        size_t kept = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                if (device_is_empty(&list[i]))
+                        device_done(&list[i]);
+                else
+                        list[kept++] = list[i];
+        }
+        return kept;
+}
+
 int verb_status(struct ctl *ctl, int argc, char **argv) {
         struct ctl_device *list = NULL;
         struct column_list cols = {};
@@ -406,6 +428,8 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 fprintf(stderr, "readahead-ctl: cannot list block devices: %s\n", strerror(-r));
                 return EXIT_FAILURE_;
         }
+        if (!ctl->status.all)
+                n = drop_empty(list, n);
         cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
 
         /* Mount work that systemd ran for us and that failed (mount never came). */

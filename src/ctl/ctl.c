@@ -3,7 +3,10 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <stdio_ext.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ctl.h"
 
@@ -34,7 +37,9 @@ static void help(void) {
                "  -l, --list              one row per device, no tree\n"
                "  -r, --raw               cells separated by one blank, escaped; no tree\n"
                "  -n, --noheadings        no heading line\n"
-               "  (with --raw or --noheadings only the table is printed)\n\n"
+               "  (with --raw or --noheadings only the table is printed)\n"
+               "  -a, --all               also disks without media (size 0: empty loop\n"
+               "                          devices, unsized zram), in every format\n\n"
                "Options of calibrate:\n"
                "  --time SECONDS          measuring time (default 120)\n"
                "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
@@ -42,8 +47,8 @@ static void help(void) {
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
                "                          ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it\n\n"
-               "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
-               "write, 2 usage error.\n");
+               "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
+               "write or output that could not be written, 2 usage error.\n");
 }
 
 const char *short_rule(const char *rule) {
@@ -63,6 +68,28 @@ static const char *long_option_name(const struct option *opts, int c) {
         return "?";
 }
 
+/*
+ * At exit, as util-linux's close_stdout: output lost to a full disk or a
+ * closed file is an error, so that `readahead-ctl status > f.tmp && mv`
+ * never installs a cut file. EPIPE is a reader that had enough.
+ */
+static void close_stdout(void) {
+        bool failed = ferror(stdout), pending = __fpending(stdout) > 0;
+
+        errno = 0;
+        if (fclose(stdout) != 0 && (pending || errno != EBADF))
+                failed = true;
+        else if (failed)
+                errno = 0; /* the error of the failed write is gone */
+        if (!failed || errno == EPIPE)
+                return;
+        if (errno)
+                fprintf(stderr, "readahead-ctl: write error: %s\n", strerror(errno));
+        else
+                fprintf(stderr, "readahead-ctl: write error\n");
+        _exit(EXIT_FAILURE_);
+}
+
 int main(int argc, char **argv) {
         static const struct option opts[] = {
                 { "json", no_argument, NULL, 'j' },
@@ -80,14 +107,16 @@ int main(int argc, char **argv) {
                 { "list", no_argument, NULL, 'l' },
                 { "raw", no_argument, NULL, 'r' },
                 { "noheadings", no_argument, NULL, 'n' },
+                { "all", no_argument, NULL, 'a' },
                 {},
         };
         struct ctl ctl = {};
         const struct verb *verb = NULL;
         int c, r;
 
+        atexit(close_stdout);
         /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "o:lrn", opts, NULL)) >= 0) {
+        while ((c = getopt_long(argc, argv, "o:lrna", opts, NULL)) >= 0) {
                 if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
                         ctl.calibrate.given = long_option_name(opts, c);
                 if (c > 0 && strchr("olrn", c) && !ctl.status.given)
@@ -148,6 +177,9 @@ int main(int argc, char **argv) {
                 case 'n':
                         ctl.status.noheadings = true;
                         break;
+                case 'a':
+                        ctl.status.all = true;
+                        break;
                 default:
                         return EXIT_USAGE;
                 }
@@ -180,6 +212,10 @@ int main(int argc, char **argv) {
         if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
                 fprintf(stderr, "readahead-ctl %s: --%s is an option of the status table only\n", verb->name,
                         ctl.status.given);
+                return EXIT_USAGE;
+        }
+        if (ctl.status.all && verb->run != verb_status) {
+                fprintf(stderr, "readahead-ctl %s: --all is an option of status only\n", verb->name);
                 return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate) {

@@ -24,6 +24,7 @@ struct calibrate_options {
 struct status_options {
         const char *output; /* -o: column names, comma-separated; "+LIST" adds to the default */
         bool raw, noheadings, list;
+        bool all; /* -a: also disks without media (size 0), in every format */
         const char *given; /* the first of them on the command line, for errors */
 };
 

@@ -19,6 +19,8 @@ const char *device_find_strerror(int r) {
                 return "no mount at that path";
         case -ENODEV:
                 return "no such block device or network mount";
+        case -EMEDIUMTYPE:
+                return "a local filesystem, not a network mount: readahead belongs to the disk below it, if any";
         case -EFBIG:
                 return "cannot read /proc/self/mountinfo: larger than the limit (256 MiB)";
         default:
@@ -268,6 +270,7 @@ struct find_mount_ctx {
         const char *path;
         char bdi[RA_NAME_MAX]; /* of the mount on top at path */
         bool found;
+        bool on_disk; /* a filesystem on a block device (not btrfs, which has its own bdi) */
 };
 
 static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
@@ -276,14 +279,17 @@ static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
                 return 0;
         /* The last one wins: it is on top. m lives only during this call.
          * btrfs: its own bdi, not the superblock's device number. */
-        if (ra_btrfs_bdi_of_mount(m, ctx->bdi, sizeof(ctx->bdi)) < 0)
+        ctx->on_disk = false;
+        if (ra_btrfs_bdi_of_mount(m, ctx->bdi, sizeof(ctx->bdi)) < 0) {
                 snprintf(ctx->bdi, sizeof(ctx->bdi), "%u:%u", m->major, m->minor);
+                ctx->on_disk = m->major != 0;
+        }
         ctx->found = true;
         return 0;
 }
 
 int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct ctl_device *ret) {
-        char bdi[RA_NAME_MAX];
+        char bdi[RA_NAME_MAX], canonical[RA_NAME_MAX];
         unsigned major, minor;
         struct udev_device *ud = NULL;
         struct stat st;
@@ -314,6 +320,8 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                         return r;
                 if (!ctx.found)
                         return -ENOENT;
+                if (ctx.on_disk)
+                        return -EMEDIUMTYPE;
                 snprintf(bdi, sizeof(bdi), "%s", ctx.bdi);
                 name = bdi;
         }
@@ -324,6 +332,11 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                 return r == -ENOENT ? -ENODEV : r; /* not mounted: no such mount */
         }
         if (ra_parse_bdi_name(name, &major, &minor) == 0) {
+                /* The kernel names a bdi without leading zeros: "00:056" is 0:56. */
+                size_t l = strlen(name);
+                snprintf(canonical, sizeof(canonical), "%u:%u%s", major, minor,
+                         l > 8 && strcmp(name + l - 8, "-fuseblk") == 0 ? "-fuseblk" : "");
+                name = canonical;
                 r = device_fill_bdi(udev, name, c, ret, true);
                 if (r == -ENODEV) {
                         /* No bdi of that name (cifs, ceph, 9p): the mount alone. */
@@ -342,8 +355,12 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                                 /* btrfs: its own bdi, not the superblock's device number */
                                 if (ra_btrfs_bdi_of_mount(&m, bdi, sizeof(bdi)) == 0)
                                         r = device_fill_bdi(udev, bdi, c, ret, true);
-                                else
+                                else {
                                         r = device_fill_mount_entry(&m, c, ret, true);
+                                        /* tmpfs, sysfs, overlay: no bdi, no network */
+                                        if (r >= 0 && !unmapped_listed(&ret->facts))
+                                                r = -EMEDIUMTYPE;
+                                }
                                 ra_mount_done(&m);
                         }
                 }

@@ -23,7 +23,8 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
 
 /* One disk by kernel name ("sda") or any path to its node ("/dev/sda",
  * "/dev/mapper/NAME", "/dev/disk/by-id/..."), one mount by bdi name or mount
- * point, with a trace. -ENOENT: no mount there; -ENOTBLK: a partition. */
+ * point, with a trace. -ENOENT: no mount there; -ENOTBLK: a partition;
+ * -EMEDIUMTYPE: a local filesystem (ext4 on a disk, tmpfs, overlay). */
 int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct ctl_device *ret);
 
 void device_done(struct ctl_device *d);

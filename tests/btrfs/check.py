@@ -85,8 +85,9 @@ def link_btrfs_bdi(fsid, bdi):
 
 
 def block_ra(name):
-    with open(f"{nf.testbed()}/sys/class/block/{name}/queue/read_ahead_kb") as f:
-        return f.read().strip()
+    """The disk's read_ahead_kb, from its bdi: the attribute the product writes."""
+    with open(f"{nf.testbed()}/sys/class/block/{name}/dev") as f:
+        return nf.bdi_ra(f.read().strip())
 
 
 def agent_writes(bdi, target, klass, rule, previous="4096"):

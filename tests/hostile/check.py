@@ -145,9 +145,9 @@ def block_event(name, extra_args=(), agent=None, action="change"):
 
 
 def block_ra(name):
-    path = f"{nf.testbed()}/sys/class/block/{name}/queue/read_ahead_kb"
-    with open(path, "rb") as f:
-        return f.read().decode(errors="replace").strip()
+    """The disk's read_ahead_kb, from its bdi: the attribute the product writes."""
+    with open(f"{nf.testbed()}/sys/class/block/{name}/dev") as f:
+        return nf.bdi_ra(f.read().strip())
 
 
 # ------------------------------------------------------------------ cases

@@ -47,7 +47,8 @@ def block(devpath, name, major, minor, size, props=(), attrs=(), rotational=1):
          "queue/optimal_io_size=0", "queue/max_sectors_kb=1280", "queue/read_ahead_kb=128",
          f"queue/rotational={rotational}"] + list(attrs)
     out += [f"A: {x}\\n".encode() for x in a]
-    return b"\n".join(out) + b"\n"
+    # and its bdi, whose read_ahead_kb is the one the product reads and writes
+    return b"\n".join(out) + b"\n\n" + bdi(f"{major}:{minor}", 128)
 
 
 def bdi(name, ra):

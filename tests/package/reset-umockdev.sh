@@ -75,22 +75,23 @@ trap 'rm -rf "$tmp"' EXIT
 
 for tree in $trees_used; do
         out=$tmp/$tree.out
-        # Every disk's read_ahead_kb is preset to 999 first; then reset runs
-        # for all disks, then once more (all unchanged), then for one by name.
+        # Every disk's read_ahead_kb (its bdi's: what the product writes) is
+        # preset to 999 first; then reset runs for all disks, then once more
+        # (all unchanged), then for one by name.
         umockdev-run -d "$trees/$tree.umockdev" -- sh -c '
                 set -e
                 mkdir -p "$UMOCKDEV_DIR/proc/self"
                 cp "$1" "$UMOCKDEV_DIR/proc/meminfo"
                 cp "$2" "$UMOCKDEV_DIR/proc/self/mountinfo"
                 for d in /sys/block/*; do
-                        [ -e "$d/partition" ] || printf "999\n" >"$d/queue/read_ahead_kb"
+                        [ -e "$d/partition" ] || printf "999\n" >"/sys/class/bdi/$(cat "$d/dev")/read_ahead_kb"
                 done
                 echo "== reset"
                 rc=0; "$3" --root "$4" reset || rc=$?; echo "rc=$rc"
                 echo "== values"
                 for d in /sys/block/*; do
                         [ -e "$d/partition" ] && continue
-                        printf "%s %s\n" "${d##*/}" "$(head -n1 "$d/queue/read_ahead_kb")"
+                        printf "%s %s\n" "${d##*/}" "$(head -n1 "/sys/class/bdi/$(cat "$d/dev")/read_ahead_kb")"
                 done
                 echo "== again"
                 rc=0; "$3" --root "$4" reset || rc=$?; echo "rc=$rc"

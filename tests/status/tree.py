@@ -66,7 +66,9 @@ def main():
                        ["A: removable=0\\n", f"A: size={DISK_BYTES // 1024}\\n", "A: dm/name=vg0-data\\n",
                         "A: dm/uuid=LVM-Xq3dVfc8Jt1K0R8B2w7QhJmV2y9cSe4nZr6TgUkBf1pWx3LqYs5Do0Ae7Hi9Mk2N\\n",
                         "A: dm/suspended=0\\n"] + queue() + ["L: slaves/md0=../../md0"]))
-    recs.append("P: /devices/virtual/bdi/0:56\nE: SUBSYSTEM=bdi\nA: read_ahead_kb=128\n")
+    # Each disk's bdi: its read_ahead_kb is the one the product reads and writes.
+    for bdi in ("8:0", "8:16", "8:32", "9:0", "253:0", "0:56"):
+        recs.append(f"P: /devices/virtual/bdi/{bdi}\nE: SUBSYSTEM=bdi\nA: read_ahead_kb=128\n")
     print("\n".join(recs), end="")
 
 

@@ -51,6 +51,8 @@ if [ "$(id -u)" != 0 ]; then
         # calibrate asks for root before anything else (a package build runs
         # this without root): that is all there is to check.
         check sata-hdd 1 "calibrate: needs root" /sys/block/sda/queue/read_ahead_kb calibrate sda
+        # Usage errors come first, for anyone.
+        check sata-hdd 2 "--time=0: expected a whole number" - calibrate --write --time 0 md0
         [ "$fails" = 0 ] || exit 1
         exit 0
 fi
@@ -59,6 +61,10 @@ check zram 1 "zram0 is a memory device" /sys/block/zram0/queue/read_ahead_kb cal
 check optical 1 "sr0 is an optical drive" /sys/block/sr0/queue/read_ahead_kb calibrate sr0
 check partition 1 "sda1: not a whole disk" - calibrate sda1
 check sata-hdd 2 "--time=0: expected a whole number" /sys/block/sda/queue/read_ahead_kb calibrate --time 0 sda
+# Usage errors before the device's: no such device (md0), no stable id, a
+# memory device.
+check sata-hdd 2 "--time=0: expected a whole number" - calibrate --write --time 0 md0
+check zram 2 "--rounds=10: expected a whole number" /sys/block/zram0/queue/read_ahead_kb calibrate --rounds 10 zram0
 check sata-hdd 2 "holds fewer than two powers of two" /sys/block/sda/queue/read_ahead_kb \
         calibrate --min 4M --max 4M sda
 check sata-hdd 2 "give at least 24 s" /sys/block/sda/queue/read_ahead_kb calibrate --time 10 --min 64K --max 1M sda

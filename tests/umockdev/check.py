@@ -183,8 +183,19 @@ def diff(before, after):
     return changes
 
 
-def read_ra(devpath):
-    p = sys_path(devpath, "queue/read_ahead_kb")
+def bdi_devpath(dev):
+    """The disk's bdi: its read_ahead_kb is the one the product writes (the
+    kernel's queue/read_ahead_kb is the same setting; here a separate file,
+    which must stay as it was)."""
+    return f"/devices/virtual/bdi/{prop(dev, 'MAJOR')}:{prop(dev, 'MINOR')}"
+
+
+def ra_name(dev):
+    return f"bdi {prop(dev, 'MAJOR')}:{prop(dev, 'MINOR')} ({dev.get('name') or os.path.basename(dev['devpath'])})"
+
+
+def read_ra(dev):
+    p = sys_path(bdi_devpath(dev), "read_ahead_kb")
     if not os.path.lexists(p):
         return None
     with open(p, "rb") as f:
@@ -209,7 +220,9 @@ def setup(devices, spec):
         die(f"setup {spec}: no device {name} in the tree")
     if what == "vanish-device":
         shutil.rmtree(sys_path(dev["devpath"]))
+        shutil.rmtree(sys_path(bdi_devpath(dev)), ignore_errors=True)  # unregistered with its disk
         for link in (f"/sys/block/{name}", f"/sys/class/block/{name}",
+                     f"/sys/class/bdi/{prop(dev, 'MAJOR')}:{prop(dev, 'MINOR')}",
                      f"/sys/dev/block/{prop(dev, 'MAJOR')}:{prop(dev, 'MINOR')}",
                      f"/dev/{name}", f"/dev/.node/{name}"):
             p = testbed() + link
@@ -235,7 +248,8 @@ def ctl(root, *args):
 
 
 def status(root, label):
-    rc, out, err, _ = ctl(root, "status", "--json")
+    # --all: the trees' disks without media (sr0 without a disc) too
+    rc, out, err, _ = ctl(root, "status", "--json", "--all")
     if rc != 0:
         fail(f"{label}: readahead-ctl status --json", "exit 0", f"{describe_rc(rc)}; stderr: {err.strip()}")
         return None
@@ -388,7 +402,7 @@ def check_agent(tree, root, vendor, devices):
         watch = devices[name if r["watch"] == "=" else r["watch"]]
         label = f"agent {action} {name}" + (f" --{flag}" if flag else "")
         before = snapshot()
-        ra_before = read_ra(watch["devpath"])
+        ra_before = read_ra(watch)
         env = agent_env(dev, action, seq)
         rc, out, err, secs = run([os.environ["RA_AGENT"], "--root", root, *extra], env=env, timeout=AGENT_TIMEOUT)
         print(f"---- {label} ({describe_rc(rc)}, {secs * 1000:.0f} ms)")
@@ -432,31 +446,31 @@ def check_agent(tree, root, vendor, devices):
                 fail(f"{label}: READAHEAD_TARGET_KB is whole pages", f"positive multiple of {PAGE_KB}", t)
 
         # the testbed afterwards
-        ra_after = read_ra(watch["devpath"])
-        wname = watch.get("name") or os.path.basename(watch["devpath"])
+        ra_after = read_ra(watch)
+        wname = ra_name(watch)
         final = r["final_kb"]
         if final == "absent":
             if ra_after is None:
-                ok(f"{label}: {wname}/queue/read_ahead_kb still absent")
+                ok(f"{label}: {wname} read_ahead_kb still absent")
             else:
-                fail(f"{label}: {wname}/queue/read_ahead_kb not created", "no such file", repr(ra_after))
+                fail(f"{label}: {wname} read_ahead_kb not created", "no such file", repr(ra_after))
         elif final == "same":
             if ra_after == ra_before:
-                ok(f"{label}: {wname}/queue/read_ahead_kb untouched ({ra_before!r})")
+                ok(f"{label}: {wname} read_ahead_kb untouched ({ra_before!r})")
             else:
-                fail(f"{label}: {wname}/queue/read_ahead_kb untouched", repr(ra_before), repr(ra_after))
+                fail(f"{label}: {wname} read_ahead_kb untouched", repr(ra_before), repr(ra_after))
         elif final != "*":
             want = (final + "\n").encode()
             # What a reader of the attribute gets: the number, before trailing whitespace.
             if ra_after is not None and ra_after.rstrip() == final.encode():
-                ok(f"{label}: {wname}/queue/read_ahead_kb = {final}")
+                ok(f"{label}: {wname} read_ahead_kb = {final}")
             else:
                 hint = ""
                 if ra_after and b"\n" in ra_after.rstrip():
                     hint = (" (the new value was written over a longer one without truncating:"
                             " real sysfs replaces the value on each write, this testbed's plain file keeps"
                             " the tail; open with O_TRUNC as `echo >` does)")
-                fail(f"{label}: {wname}/queue/read_ahead_kb", repr(want), repr(ra_after) + hint)
+                fail(f"{label}: {wname} read_ahead_kb", repr(want), repr(ra_after) + hint)
         # TARGET printed and "written" must mean the file holds it
         t = props.get("READAHEAD_TARGET_KB")
         if props.get("READAHEAD_RESULT") in ("written", "unchanged") and t is not None and watch is dev:
@@ -465,7 +479,7 @@ def check_agent(tree, root, vendor, devices):
                      t, repr(ra_after))
 
         # nothing else may change
-        allowed = {sys_path(watch["devpath"], "queue/read_ahead_kb")} if final not in ("same", "absent") else set()
+        allowed = {sys_path(bdi_devpath(watch), "read_ahead_kb")} if final not in ("same", "absent") else set()
         changes = [c for c in diff(before, snapshot()) if not any(c.split(" ")[1] == a[len(testbed()):] for a in allowed)]
         if changes:
             fail(f"{label}: writes nothing else below /sys", "no other change", "; ".join(changes))
@@ -483,7 +497,7 @@ def check_status_after(root, devices):
         dev = devices.get(d.get("name"))
         if not dev:
             continue
-        raw = read_ra(dev["devpath"])
+        raw = read_ra(dev)
         if raw is None:
             continue
         try:

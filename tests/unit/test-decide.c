@@ -593,6 +593,13 @@ static const struct decide_case decide_cases[] = {
         { .name = "btrfs member rules: nfs has no members",
           .vendor = "default", .text = RULES_BTRFS_MEMBER, .shape = NFS,
           .target_kb = 4096, .rule = "nfs" },
+        /* readahead.conf(5): a network mount is neither rotational nor
+         * removable, so "no" holds for it. */
+        { .name = "network mount: Rotational=no and Removable=no match",
+          .vendor = "default", .text = "[Rule solid]\nKind=mount\nRotational=no\nRemovable=no\nSize=2M\n",
+          .shape = NFS,
+          .target_kb = 2048, .rule = "solid",
+          .verdicts = { { "nfs", RA_VERDICT_OVERRIDDEN, 0 }, { "solid", RA_VERDICT_MATCHED, 2048 } } },
 };
 
 static void build(struct ra_facts *f, const struct decide_case *c)
@@ -787,6 +794,50 @@ static void test_trace_small_or_absent(void)
         prof_done(&pr);
 }
 
+/* explain's why for a network mount says what it is: not rotational, not removable. */
+static void test_network_mount_neither_rotational_nor_removable(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "default",
+                    "[Rule spinning]\nRotational=yes\nSize=2M\n"
+                    "[Rule stick]\nRemovable=yes\nSize=64K\n");
+        nfs(&f, MIB_BYTES(1));
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 4096, "nfs");
+        CHECK_STR("no-match", ra_verdict_to_string(traced(&run, "spinning")->verdict));
+        CHECK_STR("rotational is no", traced(&run, "spinning")->why);
+        CHECK_STR("no-match", ra_verdict_to_string(traced(&run, "stick")->verdict));
+        CHECK_STR("removable is no", traced(&run, "stick")->why);
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
+/* Virtual=yes picks virtio, xen, storvsc and pvscsi disks, whatever they
+ * report as rotational; Virtual=no the others. */
+static void test_virtual_rule(void)
+{
+        struct prof pr;
+        struct ra_facts f;
+        struct run run;
+
+        prof_vendor(&pr, "default", "[Rule vm]\nVirtual=yes\nSize=1M\n[Rule metal]\nVirtual=no\nKind=block\nSize=2M\n");
+        hdd(&f, "vda");
+        f.virtual_by = "virtio_blk";
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 1024, "vm");
+        CHECK_STR("virtual is yes", traced(&run, "metal")->why);
+        ra_facts_done(&f);
+        hdd(&f, "sda");
+        decide(&run, &pr, &f);
+        CHECK_TARGET(&run, 2048, "metal");
+        CHECK_STR("virtual is no", traced(&run, "vm")->why);
+        ra_facts_done(&f);
+        prof_done(&pr);
+}
+
 static void test_no_rules_leaves_device_alone(void)
 {
         struct prof pr;
@@ -820,6 +871,8 @@ int main(void)
         RUN(test_caps_switched_off);
         RUN(test_trace_verdicts);
         RUN(test_trace_small_or_absent);
+        RUN(test_network_mount_neither_rotational_nor_removable);
+        RUN(test_virtual_rule);
         RUN(test_no_rules_leaves_device_alone);
         RUN(test_strings);
         TEST_MAIN_END;
