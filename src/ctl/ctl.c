@@ -15,6 +15,7 @@ static const struct verb verbs[] = {
         { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
         { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
         { "calibrate", 1, 1, verb_calibrate, "DEV: measure the device's knee, read-only (root)" },
+        { "advise", 0, -1, verb_advise, "[DEV...]: watch what is read, say raise, lower or keep" },
 };
 
 static void help(void) {
@@ -42,6 +43,9 @@ static void help(void) {
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
                "                          ID_WWN or ID_SERIAL, and apply it\n\n"
+               "Options of advise:\n"
+               "  --time SECONDS          observing time (default 30)\n"
+               "  --write                 make the suggestion a rule for the device, apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device or failed\n"
                "write, 2 usage error.\n");
 }
@@ -166,7 +170,7 @@ int main(int argc, char **argv) {
                 optind++;
         }
         ctl.json = ctl.format == FORMAT_JSON;
-        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
+        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status && verb->run != verb_advise) {
                 fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
                 return EXIT_USAGE;
         }
@@ -175,7 +179,7 @@ int main(int argc, char **argv) {
                         ctl.status.given);
                 return EXIT_USAGE;
         }
-        if (ctl.calibrate.given && verb->run != verb_calibrate) {
+        if (ctl.calibrate.given && verb->run != verb_calibrate && verb->run != verb_advise) {
                 fprintf(stderr, "readahead-ctl %s: --%s is an option of calibrate only\n", verb->name,
                         ctl.calibrate.given);
                 return EXIT_USAGE;
