@@ -119,7 +119,8 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
         a.kind = RA_ADVICE_KEEP;
         /* Read-around for random faults: each fault reads read_ahead_kb
          * around it and uses a page. */
-        if (a.fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a.read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024) {
+        if (a.fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a.read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
+            a.read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024) {
                 snprintf(text, sizeof(text),
                          "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
                          "(read_ahead_kb %s)",

@@ -18,10 +18,12 @@
  * readahead: when they are most of what a device read, nothing to advise. */
 #define RA_ADVISE_DIRECT_SHARE_MIN 0.8
 /* A major fault reads around it by read_ahead_kb: when faults times
- * read_ahead_kb explain half of the reads, and each fault reads no more than
- * twice read_ahead_kb (more means sequential readahead behind them), the
- * reads are read-around for random faults. */
+ * read_ahead_kb explain half of the reads, and each fault reads between half
+ * and twice read_ahead_kb (more: sequential readahead behind them; less:
+ * faults served by another disk, such as a program's own pages evicted in a
+ * small memory cgroup), the reads are read-around for random faults. */
 #define RA_ADVISE_FAULT_SHARE_MIN 0.5
+#define RA_ADVISE_FAULT_READ_MIN 0.5
 #define RA_ADVISE_FAULT_READ_MAX 2.0
 /* Random faults gain nothing from read-around above this (bench/benefit:
  * 122 faults/s at 64K, 21 at 4M on the HDD model); not lowered below it. */
@@ -40,8 +42,9 @@
 #define RA_ADVISE_REQUEST_SHARE_MIN 0.75
 #define RA_ADVISE_BUSY_MIN 0.5
 #define RA_ADVISE_IO_STALL_MIN 0.25
-/* No raise while readahead shows any waste. */
-#define RA_ADVISE_RAISE_REFAULT_MAX 0.02
+/* No raise while readahead shows waste: the thresholds of lowering (less
+ * is the noise of a busy host, 3% measured while the lab ran). */
+#define RA_ADVISE_RAISE_REFAULT_MAX 0.10
 #define RA_ADVISE_RAISE_FAULT_MAX 0.1
 /* One step: at most a factor of 4 either way. */
 #define RA_ADVISE_STEP 4

@@ -166,6 +166,20 @@ static void test_random_reads_keep(void) {
                   a.reason);
 }
 
+/* (f) with faults of other programs in the same seconds (5 a second, their
+ * pages on another disk that read little): no read-around blamed here. */
+static void test_random_reads_with_foreign_faults(void) {
+        struct ra_observed o;
+        struct ra_disk_counters d = { .read_ios = 120, .read_sectors = 960, .io_ticks_ms = 5 };
+        struct ra_host_counters h = { .majfaults = 5, .io_some_us = 510000 };
+        observe(&o, 5, &d, &h);
+        struct ra_advice a = advise_at(4096, &o);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_STR("requests average 4K against read_ahead_kb 4M: readahead does not drive these reads (random or "
+                  "small reads)",
+                  a.reason);
+}
+
 /* (e) O_DIRECT: every page read was pinned. */
 static void test_direct_no_signal(void) {
         struct ra_observed o;
@@ -237,6 +251,7 @@ int main(void) {
         RUN(test_sequential_faults_are_not_read_around);
         RUN(test_thrashing_lower);
         RUN(test_random_reads_keep);
+        RUN(test_random_reads_with_foreign_faults);
         RUN(test_direct_no_signal);
         RUN(test_no_reads);
         RUN(test_attribution);
