@@ -379,6 +379,40 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
         return json_finish(&j);
 }
 
+/* Label values escape backslash, double quote and newline, as status does. */
+static void put_device_label(const char *s) {
+        for (; *s; s++)
+                if (*s == '\\' || *s == '"')
+                        printf("\\%c", *s);
+                else if (*s == '\n')
+                        fputs("\\n", stdout);
+                else
+                        putchar(*s);
+}
+
+static void print_prometheus(const struct watched *w, size_t n) {
+        printf("# HELP readahead_advice advise's advice: 1 raise, 0 keep, -1 lower (absent: no signal)\n"
+               "# TYPE readahead_advice gauge\n");
+        for (size_t i = 0; i < n; i++) {
+                int v;
+                if (!ra_advice_to_gauge(w[i].advice.kind, &v))
+                        continue;
+                fputs("readahead_advice{device=\"", stdout);
+                put_device_label(w[i].dev.facts.name);
+                printf("\"} %d\n", v);
+        }
+        printf("# HELP readahead_advice_suggested_bytes read_ahead_kb advise suggests, in bytes\n"
+               "# TYPE readahead_advice_suggested_bytes gauge\n");
+        for (size_t i = 0; i < n; i++) {
+                int v;
+                if (!ra_advice_to_gauge(w[i].advice.kind, &v))
+                        continue;
+                fputs("readahead_advice_suggested_bytes{device=\"", stdout);
+                put_device_label(w[i].dev.facts.name);
+                printf("\"} %" PRIu64 "\n", w[i].advice.suggested_kb * 1024);
+        }
+}
+
 /* ---- --write ------------------------------------------------------------- */
 
 static int write_advice(struct ctl *ctl, struct watched *w) {
@@ -530,7 +564,9 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         if (ctl->json) {
                 if (print_json(w, n, seconds, cpu) < 0)
                         exit_code = EXIT_FAILURE_;
-        } else
+        } else if (ctl->format == FORMAT_PROMETHEUS)
+                print_prometheus(w, n);
+        else
                 print_table(w, n, seconds, argc > 0);
         goto out;
 oom:
