@@ -27,6 +27,7 @@
 
 #include "ctl.h"
 #include "devices.h"
+#include "dropin.h"
 #include "gather.h"
 #include "knee.h"
 #include "measure.h"
@@ -64,7 +65,6 @@
 #define REGION_BYTES_TARGET (UINT64_C(256) << 20)
 #define SLOTS_MIN 8
 #define SLOTS_MAX 256
-#define STABLE_ID_MAX 100
 
 enum step_kind {
         STEP_ONE_STREAM,
@@ -80,11 +80,6 @@ struct plan {
         unsigned streams;
         double seconds;
         double step_seconds;
-};
-
-struct stable_id {
-        const char *key; /* ID_WWN, ID_SERIAL, MD_UUID or DM_UUID */
-        const char *value;
 };
 
 struct calibration {
@@ -253,29 +248,6 @@ static int refuse_device(const struct ctl_device *d) {
                 return -ENAMETOOLONG;
         }
         return 0;
-}
-
-/* What a rule can pick this device by on every boot: ID_WWN, else ID_SERIAL
- * (both from the drive), else the array's or the mapping's own UUID for md
- * and dm. Only values a profile line carries unchanged. */
-static bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
-        static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
-
-        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-                const char *v = ra_facts_get_prop(f, keys[i]);
-                size_t n = v ? strlen(v) : 0;
-                if (n == 0 || n > STABLE_ID_MAX)
-                        continue;
-                bool printable = true;
-                for (const char *p = v; *p; p++)
-                        if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
-                                printable = false;
-                if (printable) {
-                        *ret = (struct stable_id){ keys[i], v };
-                        return true;
-                }
-        }
-        return false;
 }
 
 /* ---- measuring ----------------------------------------------------------- */
@@ -575,154 +547,19 @@ static int print_json(const struct calibration *c, const struct ctl_device *d, c
 
 /* ---- --write ------------------------------------------------------------- */
 
-static int mkdir_parents(char *path) {
-        for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-                *s = 0;
-                int r = mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
-                *s = '/';
-                if (r < 0)
-                        return r;
-        }
-        return 0;
-}
-
-/* "calibrate-<id>", only characters a section name may hold; long ids keep
- * their start and get a hash of the whole, so that two never collide. */
-static void rule_name(const struct stable_id *id, char *buf, size_t size) {
-        char clean[STABLE_ID_MAX + 1];
-        size_t n = 0;
-        uint32_t hash = 2166136261u; /* FNV-1a */
-
-        for (const char *p = id->value; *p && n < sizeof(clean) - 1; p++) {
-                hash = (hash ^ (uint8_t) *p) * 16777619u;
-                clean[n++] = (char) ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                                                     (*p >= '0' && *p <= '9') || strchr("-_.", *p)
-                                             ? *p
-                                             : '_');
-        }
-        clean[n] = 0;
-        if (n > 40)
-                snprintf(buf, size, "calibrate-%.40s-%08x", clean, hash);
-        else
-                snprintf(buf, size, "calibrate-%s", clean);
-}
-
-/* The id as a glob that matches only itself. */
-static void glob_escape(const char *s, char *buf, size_t size) {
-        size_t n = 0;
-        for (; *s && n + 3 < size; s++) {
-                if (strchr("*?[]\\", *s))
-                        buf[n++] = '\\';
-                buf[n++] = *s;
-        }
-        buf[n] = 0;
-}
-
-static int write_dropin(const struct ctl *ctl, const struct calibration *c, const struct stable_id *id,
-                        const char *section, char *path, size_t path_size) {
-        const struct ra_config *cfg = ctl->config;
-        char tmp[RA_PATH_MAX + 16], glob[2 * STABLE_ID_MAX + 1], a[24], b[24], d[24], when[32];
-        time_t now = time(NULL);
-        struct tm tm;
-        int fd, r;
-
-        snprintf(path, path_size, "%s%s/profiles/%s.conf.d/80-%s.conf", cfg->root, ra_config_dirs[0],
-                 cfg->agent.profile, section);
-        r = mkdir_parents(path);
-        if (r < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: cannot create the directory of %s: %s\n", path, strerror(-r));
-                return r;
-        }
-        snprintf(tmp, sizeof(tmp), "%s.%d~", path, (int) getpid());
-        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-        if (fd < 0) {
-                r = -errno;
-                fprintf(stderr, "readahead-ctl calibrate: cannot create %s: %s\n", tmp, strerror(-r));
-                return r;
-        }
-        FILE *out = fdopen(fd, "w");
-        if (!out) {
-                r = -errno;
-                close(fd);
-                unlink(tmp);
-                return r;
-        }
-        gmtime_r(&now, &tm);
-        strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-        glob_escape(id->value, glob, sizeof(glob));
+/* What the drop-in says about where its value came from. */
+static void dropin_comment(const struct calibration *c, char *buf, size_t size) {
         const struct ra_knee_point *best = &c->chosen_points[c->chosen->best];
         size_t k = c->chosen->knee;
-        fprintf(out,
-                "# Written by readahead-ctl calibrate on %s for %s (%s).\n"
-                "# Knee: %s, the smallest read_ahead_kb within %.0f%% of the best\n"
-                "# sequential throughput (1 stream: %.1f MiB/s, %u streams: %.1f MiB/s;\n"
-                "# best %.1f MiB/s at %s).\n"
-                "# Remove this file and run `readahead-ctl apply` to go back to the profile.\n"
-                "[Rule %s]\n"
-                "Kind=block\n"
-                "Property=%s=%s\n"
-                "Size=%s\n",
-                when, c->f->name, ra_class_to_string(c->f->class), ra_format_size_kb(c->knee_kb, a),
-                RA_KNEE_TOLERANCE * 100, c->one[k].median, c->plan.streams, c->multi[k].median, best->median,
-                ra_format_size_kb(best->read_ahead_kb, b), section, id->key, glob, ra_format_size_kb(c->knee_kb, d));
-        r = fflush(out) == 0 && fsync(fd) == 0 ? 0 : -errno;
-        if (fclose(out) != 0 && r == 0)
-                r = -errno;
-        if (r == 0 && rename(tmp, path) < 0)
-                r = -errno;
-        if (r < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: cannot write %s: %s\n", path, strerror(-r));
-                unlink(tmp);
-        }
-        return r;
-}
+        char a[24], b[24];
 
-/* Reloads the configuration with the new drop-in, checks that the rule is
- * the one that decides the device now, and applies it. */
-static int apply_written(struct ctl *ctl, const char *name, const char *path, const char *section,
-                         uint64_t *ret_after_kb) {
-        struct ra_config *cfg = NULL;
-        struct ctl_device d;
-        int r = ra_config_load(ctl->root, &cfg);
-
-        if (r < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: cannot load configuration: %s\n", strerror(-r));
-                return r;
-        }
-        for (size_t i = 0; i < cfg->n_diags; i++)
-                if (strcmp(cfg->diags[i].file, path) == 0 && cfg->diags[i].level == RA_DIAG_ERROR) {
-                        char where[RA_PATH_MAX + 16];
-                        fprintf(stderr, "%s: error: %s\n", ra_diag_where(&cfg->diags[i], where, sizeof(where)),
-                                cfg->diags[i].message);
-                        r = -EINVAL;
-                }
-        if (r < 0) {
-                unlink(path);
-                fprintf(stderr, "readahead-ctl calibrate: removed %s again\n", path);
-                ra_config_free(cfg);
-                return r;
-        }
-        r = device_find(ctl->udev, cfg, name, &d);
-        if (r < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: %s vanished: %s\n", name, strerror(-r));
-                ra_config_free(cfg);
-                return r;
-        }
-        const struct ra_rule *rule = d.plan.decision.rule;
-        if (!rule || strcmp(rule->file, path) != 0 || strcmp(rule->section, section) != 0) {
-                fprintf(stderr,
-                        "readahead-ctl calibrate: wrote %s, but %s decides %s (it comes later, or the "
-                        "profile is masked); see readahead-ctl explain %s\n",
-                        path, d.plan.rule[0] ? d.plan.rule : "no rule", name, name);
-                r = -EEXIST;
-        } else
-                r = apply_device(&d) == WRITE_OK ? 0 : -EIO;
-        uint64_t now_kb;
-        if (d.facts.attr_path && ra_read_u64_file(d.facts.attr_path, &now_kb) >= 0)
-                *ret_after_kb = now_kb;
-        device_done(&d);
-        ra_config_free(cfg);
-        return r;
+        snprintf(buf, size,
+                 "# For %s (%s). Knee: %s, the smallest read_ahead_kb within %.0f%% of\n"
+                 "# the best sequential throughput (1 stream: %.1f MiB/s, %u streams: %.1f MiB/s;\n"
+                 "# best %.1f MiB/s at %s).\n",
+                 c->f->name, ra_class_to_string(c->f->class), ra_format_size_kb(c->knee_kb, a),
+                 RA_KNEE_TOLERANCE * 100, c->one[k].median, c->plan.streams, c->multi[k].median, best->median,
+                 ra_format_size_kb(best->read_ahead_kb, b));
 }
 
 /* ---- the verb ------------------------------------------------------------ */
@@ -822,8 +659,10 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
                 exit_code = EXIT_FAILURE_;
 
         if (ctl->calibrate.write && c->knee_kb && exit_code == EXIT_OK) {
-                rule_name(id, section, sizeof(section));
-                r = write_dropin(ctl, c, id, section, written, sizeof(written));
+                char comment[512];
+                dropin_comment(c, comment, sizeof(comment));
+                r = dropin_write(ctl, "calibrate", 80, id, comment, c->knee_kb, section, sizeof(section), written,
+                                 sizeof(written));
                 if (r >= 0) {
                         if (!ctl->json)
                                 printf("Wrote %s: [Rule %s] %s=%s, Size=%s.\n", written, section, id->key, id->value,
@@ -833,7 +672,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
                         int saved_stdout = ctl->json ? dup(STDOUT_FILENO) : -1;
                         if (saved_stdout >= 0)
                                 dup2(STDERR_FILENO, STDOUT_FILENO);
-                        r = apply_written(ctl, f->name, written, section, &after_kb);
+                        r = dropin_apply(ctl, "calibrate", f->name, written, section, &after_kb);
                         fflush(stdout);
                         if (saved_stdout >= 0) {
                                 dup2(saved_stdout, STDOUT_FILENO);

@@ -18,6 +18,7 @@ static const struct verb verbs[] = {
         { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
         { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
         { "calibrate", 1, 1, verb_calibrate, "DEV: measure the device's knee, read-only (root)" },
+        { "advise", 0, -1, verb_advise, "[DEV...]: watch what is read, say raise, lower or keep" },
 };
 
 static void help(void) {
@@ -47,6 +48,10 @@ static void help(void) {
                "  --streams N             streams read at once (default 4)\n"
                "  --write                 make the knee a rule for the device by its\n"
                "                          ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it\n\n"
+               "Options of advise:\n"
+               "  --time SECONDS          observing time (default 30)\n"
+               "  --write                 make the suggestion a rule for the device by the\n"
+               "                          same ids, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
                "write or output that could not be written, 2 usage error.\n");
 }
@@ -200,13 +205,13 @@ int main(int argc, char **argv) {
         ctl.json = ctl.format == FORMAT_JSON;
         /* The others print for people only; their output is not a format. */
         if (ctl.format == FORMAT_JSON && verb->run != verb_status && verb->run != verb_explain &&
-            verb->run != verb_check && verb->run != verb_calibrate) {
-                fprintf(stderr, "readahead-ctl %s: --json is for status, explain, check and calibrate only\n",
+            verb->run != verb_check && verb->run != verb_calibrate && verb->run != verb_advise) {
+                fprintf(stderr, "readahead-ctl %s: --json is for status, explain, check, calibrate and advise only\n",
                         verb->name);
                 return EXIT_USAGE;
         }
-        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status) {
-                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status only\n", verb->name);
+        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status && verb->run != verb_advise) {
+                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status and advise only\n", verb->name);
                 return EXIT_USAGE;
         }
         if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
@@ -218,9 +223,11 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "readahead-ctl %s: --all is an option of status only\n", verb->name);
                 return EXIT_USAGE;
         }
-        if (ctl.calibrate.given && verb->run != verb_calibrate) {
-                fprintf(stderr, "readahead-ctl %s: --%s is an option of calibrate only\n", verb->name,
-                        ctl.calibrate.given);
+        if (ctl.calibrate.given && verb->run != verb_calibrate && verb->run != verb_advise) {
+                /* advise takes --time and --write too, and refuses the rest itself. */
+                bool advise_too = strcmp(ctl.calibrate.given, "time") == 0 || strcmp(ctl.calibrate.given, "write") == 0;
+                fprintf(stderr, "readahead-ctl %s: --%s is an option of %s\n", verb->name, ctl.calibrate.given,
+                        advise_too ? "calibrate and advise" : "calibrate only");
                 return EXIT_USAGE;
         }
         int n_args = argc - optind;

@@ -13,7 +13,8 @@ enum {
         EXIT_USAGE = 2,
 };
 
-/* Options only calibrate takes, as given (it parses and checks them). */
+/* Options only calibrate takes, as given (it parses and checks them);
+ * advise takes --time and --write of them. */
 struct calibrate_options {
         const char *seconds, *min, *max, *rounds, *streams;
         bool write;
@@ -58,6 +59,7 @@ int verb_check(struct ctl *ctl, int argc, char **argv);
 int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
 int verb_calibrate(struct ctl *ctl, int argc, char **argv);
+int verb_advise(struct ctl *ctl, int argc, char **argv);
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);

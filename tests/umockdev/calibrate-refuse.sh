@@ -68,9 +68,9 @@ check zram 2 "--rounds=10: expected a whole number" /sys/block/zram0/queue/read_
 check sata-hdd 2 "holds fewer than two powers of two" /sys/block/sda/queue/read_ahead_kb \
         calibrate --min 4M --max 4M sda
 check sata-hdd 2 "give at least 24 s" /sys/block/sda/queue/read_ahead_kb calibrate --time 10 --min 64K --max 1M sda
-check sata-hdd 2 "--write is an option of calibrate only" /sys/block/sda/queue/read_ahead_kb apply --write sda
+check sata-hdd 2 "--write is an option of calibrate and advise" /sys/block/sda/queue/read_ahead_kb apply --write sda
 # The option is named, not its value, whatever form was typed.
-check sata-hdd 2 "--time is an option of calibrate only" /sys/block/sda/queue/read_ahead_kb status --time 60
+check sata-hdd 2 "--time is an option of calibrate and advise" /sys/block/sda/queue/read_ahead_kb status --time 60
 check sata-hdd 2 "--rounds is an option of calibrate only" /sys/block/sda/queue/read_ahead_kb status --rounds=3
 check sata-hdd 2 "--rounds=10: expected a whole number from 1 to 9" /sys/block/sda/queue/read_ahead_kb \
         calibrate --rounds 10 sda

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "advise.h"
+#include "decide.h"
+#include "size.h"
+
+static double share_of(double part, double whole) {
+        return whole > 0 ? part / whole : 0;
+}
+
+void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
+                         const struct ra_host_counters *host, bool psi, double seconds, unsigned page_kb) {
+        const double page_bytes = (double) page_kb * 1024;
+
+        o->seconds += seconds;
+        o->disk.read_ios += dev->read_ios;
+        o->disk.read_merges += dev->read_merges;
+        o->disk.read_sectors += dev->read_sectors;
+        o->disk.read_ticks_ms += dev->read_ticks_ms;
+        o->disk.io_ticks_ms += dev->io_ticks_ms;
+        o->psi = psi;
+        if (dev->read_sectors == 0)
+                return;
+        /* The host's events belong to whoever read: to this device by its
+         * share of the sectors all disks read in this interval. */
+        double share = share_of((double) dev->read_sectors,
+                                (double) (all_read_sectors > dev->read_sectors ? all_read_sectors : dev->read_sectors));
+        o->read_seconds += seconds;
+        o->majfaults += share * (double) host->majfaults;
+        o->refault_bytes += share * (double) host->refault_file_pages * page_bytes;
+        o->reclaim_bytes += share * (double) host->steal_file_pages * page_bytes;
+        o->direct_bytes += share * (double) host->pinned_pages * page_bytes;
+        if (psi) {
+                o->mem_some_seconds += (double) host->mem_some_us / 1e6;
+                o->io_some_seconds += (double) host->io_some_us / 1e6;
+        }
+}
+
+static uint64_t clamp_kb(uint64_t kb, const struct ra_advise_limits *l, const char **why) {
+        *why = NULL;
+        if (l->maximum_kb && kb > l->maximum_kb) {
+                kb = l->maximum_kb;
+                *why = "the profile's Maximum=";
+        }
+        if (l->memory_cap_kb && kb > l->memory_cap_kb) {
+                kb = l->memory_cap_kb;
+                *why = "the host's memory cap";
+        }
+        if (l->minimum_kb && kb < l->minimum_kb) {
+                kb = l->minimum_kb;
+                *why = "the profile's Minimum=";
+        }
+        return ra_round_to_pages_kb(kb, l->page_kb ? l->page_kb : 4);
+}
+
+/* A raise or lower to want_kb, or keep when the limits leave no room. */
+static void suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
+                    uint64_t want_kb, const char *evidence) {
+        const char *why;
+        uint64_t kb = clamp_kb(want_kb, l, &why);
+        char from[24], to[24];
+
+        if ((kind == RA_ADVICE_RAISE && kb <= l->read_ahead_kb) || (kind == RA_ADVICE_LOWER && kb >= l->read_ahead_kb)) {
+                a->kind = RA_ADVICE_KEEP;
+                snprintf(a->reason, sizeof(a->reason), "%s; but %s is %s already", evidence,
+                         why ? why : "one page", ra_format_size_kb(l->read_ahead_kb, from));
+                return;
+        }
+        a->kind = kind;
+        a->suggested_kb = kb;
+        snprintf(a->reason, sizeof(a->reason), "%s; %s %s -> %s%s%s", evidence, ra_advice_to_string(kind),
+                 ra_format_size_kb(l->read_ahead_kb, from), ra_format_size_kb(kb, to), why ? ", held by " : "",
+                 why ? why : "");
+}
+
+void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {
+        struct ra_advice a = { .kind = RA_ADVICE_NO_SIGNAL, .suggested_kb = l->read_ahead_kb };
+        const double read_bytes = (double) o->disk.read_sectors * 512;
+        const double ra_bytes = (double) l->read_ahead_kb * 1024;
+        char text[200], s1[24], s2[24];
+
+        a.read_bytes_per_s = share_of(read_bytes, o->seconds);
+        a.request_kb = share_of(read_bytes / 1024, (double) o->disk.read_ios);
+        a.busy = share_of((double) o->disk.io_ticks_ms / 1000, o->read_seconds);
+        a.io_stall = o->psi ? share_of(o->io_some_seconds, o->read_seconds) : -1;
+        a.mem_stall = o->psi ? share_of(o->mem_some_seconds, o->read_seconds) : -1;
+        a.majfaults_per_s = share_of(o->majfaults, o->seconds);
+        a.read_per_fault_kb = o->majfaults >= 1 ? read_bytes / 1024 / o->majfaults : 0;
+        a.direct_share = share_of(o->direct_bytes, read_bytes);
+        if (a.direct_share > 1)
+                a.direct_share = 1;
+        /* What went through the page cache: the rest is readahead's. */
+        const double cached_bytes = read_bytes * (1 - a.direct_share);
+        a.fault_share = share_of(o->majfaults * ra_bytes, cached_bytes);
+        a.refault_share = share_of(o->refault_bytes, cached_bytes);
+        a.reclaim_share = share_of(o->reclaim_bytes, cached_bytes);
+
+        if (l->network) {
+                snprintf(a.reason, sizeof(a.reason), "a network mount: no read counters to observe");
+                goto done;
+        }
+        if (read_bytes < (double) RA_ADVISE_READ_BYTES_MIN) {
+                if (o->disk.read_sectors == 0)
+                        snprintf(a.reason, sizeof(a.reason), "no reads in %.0f s", o->seconds);
+                else
+                        snprintf(a.reason, sizeof(a.reason), "only %.0fK read in %.0f s", read_bytes / 1024,
+                                 o->seconds);
+                goto done;
+        }
+        if (a.direct_share >= RA_ADVISE_DIRECT_SHARE_MIN) {
+                snprintf(a.reason, sizeof(a.reason),
+                         "%.0f%% of the reads bypass the page cache (O_DIRECT): readahead plays no part",
+                         a.direct_share * 100);
+                goto done;
+        }
+
+        a.kind = RA_ADVICE_KEEP;
+        /* Read-around for random faults: each fault reads read_ahead_kb
+         * around it and uses a page. */
+        if (a.fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a.read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
+            a.read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024) {
+                snprintf(text, sizeof(text),
+                         "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
+                         "(read_ahead_kb %s)",
+                         a.majfaults_per_s, ra_format_size_kb((uint64_t) (a.read_per_fault_kb + 0.5), s1),
+                         ra_format_size_kb(l->read_ahead_kb, s2));
+                if (l->read_ahead_kb <= RA_ADVISE_FAULT_FLOOR_KB) {
+                        snprintf(a.reason, sizeof(a.reason), "%s; at %s read-around is small already", text, s2);
+                        goto done;
+                }
+                uint64_t kb = l->read_ahead_kb / RA_ADVISE_STEP;
+                suggest(&a, l, RA_ADVICE_LOWER, kb < RA_ADVISE_FAULT_FLOOR_KB ? RA_ADVISE_FAULT_FLOOR_KB : kb, text);
+                goto done;
+        }
+        /* Thrashing: what readahead brought in was reclaimed before use and
+         * read again. */
+        bool pressure = (a.mem_stall >= RA_ADVISE_MEM_STALL_MIN) || a.reclaim_share >= RA_ADVISE_RECLAIM_SHARE_MIN;
+        if (a.refault_share >= RA_ADVISE_REFAULT_SHARE_MIN && pressure) {
+                char stall[48] = "";
+                if (a.mem_stall >= 0)
+                        snprintf(stall, sizeof(stall), ", memory stalls %.1f%% of the time", a.mem_stall * 100);
+                snprintf(text, sizeof(text),
+                         "readahead thrown away: %.0f%% of what was read had been read before and reclaimed "
+                         "(refaults), reclaim took %.0f%% of it%s",
+                         a.refault_share * 100, a.reclaim_share * 100, stall);
+                suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, text);
+                goto done;
+        }
+        /* Sequential reads limited by readahead. */
+        uint64_t request_max_kb = l->max_sectors_kb && l->max_sectors_kb < l->read_ahead_kb ? l->max_sectors_kb
+                                                                                           : l->read_ahead_kb;
+        bool at_size = a.request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
+        bool limited = a.busy >= RA_ADVISE_BUSY_MIN || a.io_stall >= RA_ADVISE_IO_STALL_MIN;
+        bool waste = a.refault_share > RA_ADVISE_RAISE_REFAULT_MAX || a.fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
+                     a.mem_stall >= RA_ADVISE_MEM_STALL_MIN;
+        if (!at_size) {
+                snprintf(a.reason, sizeof(a.reason),
+                         "requests average %.0fK against read_ahead_kb %s: readahead does not drive these reads "
+                         "(random or small reads)",
+                         a.request_kb, ra_format_size_kb(l->read_ahead_kb, s1));
+                goto done;
+        }
+        if (waste) {
+                snprintf(a.reason, sizeof(a.reason),
+                         "requests at the readahead size, but with waste: refaults %.0f%%, fault read-around "
+                         "%.0f%% of the reads",
+                         a.refault_share * 100, a.fault_share * 100);
+                goto done;
+        }
+        if (!limited) {
+                snprintf(a.reason, sizeof(a.reason),
+                         "requests at the readahead size (%.0fK), but the device is busy %.0f%% of the time and "
+                         "its readers stall on I/O %.0f%%: readahead is not the limit",
+                         a.request_kb, a.busy * 100, a.io_stall > 0 ? a.io_stall * 100 : 0);
+                goto done;
+        }
+        snprintf(text, sizeof(text),
+                 "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
+                 "busy %.0f%%, readers stalled on I/O %.0f%%, no refaults or memory pressure",
+                 a.request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a.busy * 100,
+                 a.io_stall > 0 ? a.io_stall * 100 : 0);
+        suggest(&a, l, RA_ADVICE_RAISE, l->read_ahead_kb * RA_ADVISE_STEP, text);
+done:
+        *ret = a;
+}
+
+const char *ra_advice_to_string(enum ra_advice_kind k) {
+        static const char *const names[_RA_ADVICE_MAX] = {
+                [RA_ADVICE_NO_SIGNAL] = "no signal",
+                [RA_ADVICE_KEEP] = "keep",
+                [RA_ADVICE_RAISE] = "raise",
+                [RA_ADVICE_LOWER] = "lower",
+        };
+        return k >= 0 && k < _RA_ADVICE_MAX ? names[k] : "?";
+}
+
+bool ra_advice_to_gauge(enum ra_advice_kind k, int *ret) {
+        switch (k) {
+        case RA_ADVICE_KEEP:
+                *ret = 0;
+                return true;
+        case RA_ADVICE_RAISE:
+                *ret = 1;
+                return true;
+        case RA_ADVICE_LOWER:
+                *ret = -1;
+                return true;
+        default:
+                return false;
+        }
+}

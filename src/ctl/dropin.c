@@ -1,0 +1,182 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "devices.h"
+#include "dropin.h"
+#include "gather.h"
+#include "size.h"
+#include "write-read-ahead.h"
+#include "write.h"
+
+bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
+        static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
+
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+                const char *v = ra_facts_get_prop(f, keys[i]);
+                size_t n = v ? strlen(v) : 0;
+                if (n == 0 || n > STABLE_ID_MAX)
+                        continue;
+                bool printable = true;
+                for (const char *p = v; *p; p++)
+                        if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
+                                printable = false;
+                if (printable) {
+                        *ret = (struct stable_id){ keys[i], v };
+                        return true;
+                }
+        }
+        return false;
+}
+
+static int mkdir_parents(char *path) {
+        for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
+                *s = 0;
+                int r = mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
+                *s = '/';
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* "VERB-<id>", only characters a section name may hold; long ids keep
+ * their start and get a hash of the whole, so that two never collide. */
+static void rule_name(const char *verb, const struct stable_id *id, char *buf, size_t size) {
+        char clean[STABLE_ID_MAX + 1];
+        size_t n = 0;
+        uint32_t hash = 2166136261u; /* FNV-1a */
+
+        for (const char *p = id->value; *p && n < sizeof(clean) - 1; p++) {
+                hash = (hash ^ (uint8_t) *p) * 16777619u;
+                clean[n++] = (char) ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+                                                     (*p >= '0' && *p <= '9') || strchr("-_.", *p)
+                                             ? *p
+                                             : '_');
+        }
+        clean[n] = 0;
+        if (n > 40)
+                snprintf(buf, size, "%s-%.40s-%08x", verb, clean, hash);
+        else
+                snprintf(buf, size, "%s-%s", verb, clean);
+}
+
+/* The id as a glob that matches only itself. */
+static void glob_escape(const char *s, char *buf, size_t size) {
+        size_t n = 0;
+        for (; *s && n + 3 < size; s++) {
+                if (strchr("*?[]\\", *s))
+                        buf[n++] = '\\';
+                buf[n++] = *s;
+        }
+        buf[n] = 0;
+}
+
+int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct stable_id *id,
+                 const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
+                 size_t path_size) {
+        const struct ra_config *cfg = ctl->config;
+        char tmp[RA_PATH_MAX + 16], glob[2 * STABLE_ID_MAX + 1], d[24], when[32];
+        time_t now = time(NULL);
+        struct tm tm;
+        int fd, r;
+
+        rule_name(verb, id, section, section_size);
+        snprintf(path, path_size, "%s%s/profiles/%s.conf.d/%02u-%s.conf", cfg->root, ra_config_dirs[0],
+                 cfg->agent.profile, order, section);
+        r = mkdir_parents(path);
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl %s: cannot create the directory of %s: %s\n", verb, path,
+                        strerror(-r));
+                return r;
+        }
+        snprintf(tmp, sizeof(tmp), "%s.%d~", path, (int) getpid());
+        fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+        if (fd < 0) {
+                r = -errno;
+                fprintf(stderr, "readahead-ctl %s: cannot create %s: %s\n", verb, tmp, strerror(-r));
+                return r;
+        }
+        FILE *out = fdopen(fd, "w");
+        if (!out) {
+                r = -errno;
+                close(fd);
+                unlink(tmp);
+                return r;
+        }
+        gmtime_r(&now, &tm);
+        strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
+        glob_escape(id->value, glob, sizeof(glob));
+        /* Short lines: a profile line may hold at most 199 characters. */
+        fprintf(out,
+                "# Written by readahead-ctl %s on %s.\n"
+                "%s"
+                "# Remove this file and run `readahead-ctl apply` to go back to the profile.\n"
+                "[Rule %s]\n"
+                "Kind=block\n"
+                "Property=%s=%s\n"
+                "Size=%s\n",
+                verb, when, comment, section, id->key, glob, ra_format_size_kb(size_kb, d));
+        r = fflush(out) == 0 && fsync(fd) == 0 ? 0 : -errno;
+        if (fclose(out) != 0 && r == 0)
+                r = -errno;
+        if (r == 0 && rename(tmp, path) < 0)
+                r = -errno;
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl %s: cannot write %s: %s\n", verb, path, strerror(-r));
+                unlink(tmp);
+        }
+        return r;
+}
+
+int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
+                 uint64_t *ret_after_kb) {
+        struct ra_config *cfg = NULL;
+        struct ctl_device d;
+        int r = ra_config_load(ctl->root, &cfg);
+
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl %s: cannot load configuration: %s\n", verb, strerror(-r));
+                return r;
+        }
+        for (size_t i = 0; i < cfg->n_diags; i++)
+                if (strcmp(cfg->diags[i].file, path) == 0 && cfg->diags[i].level == RA_DIAG_ERROR) {
+                        char where[RA_PATH_MAX + 16];
+                        fprintf(stderr, "%s: error: %s\n", ra_diag_where(&cfg->diags[i], where, sizeof(where)),
+                                cfg->diags[i].message);
+                        r = -EINVAL;
+                }
+        if (r < 0) {
+                unlink(path);
+                fprintf(stderr, "readahead-ctl %s: removed %s again\n", verb, path);
+                ra_config_free(cfg);
+                return r;
+        }
+        r = device_find(ctl->udev, cfg, name, &d);
+        if (r < 0) {
+                fprintf(stderr, "readahead-ctl %s: %s vanished: %s\n", verb, name, strerror(-r));
+                ra_config_free(cfg);
+                return r;
+        }
+        const struct ra_rule *rule = d.plan.decision.rule;
+        if (!rule || strcmp(rule->file, path) != 0 || strcmp(rule->section, section) != 0) {
+                fprintf(stderr,
+                        "readahead-ctl %s: wrote %s, but %s decides %s (it comes later, or the "
+                        "profile is masked); see readahead-ctl explain %s\n",
+                        verb, path, d.plan.rule[0] ? d.plan.rule : "no rule", name, name);
+                r = -EEXIST;
+        } else
+                r = apply_device(&d) == WRITE_OK ? 0 : -EIO;
+        uint64_t now_kb;
+        if (d.facts.attr_path && ra_read_u64_file(d.facts.attr_path, &now_kb) >= 0)
+                *ret_after_kb = now_kb;
+        device_done(&d);
+        ra_config_free(cfg);
+        return r;
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ctl.h"
+#include "facts.h"
+
+/*
+ * A rule for one device by its stable id, written into a drop-in of the
+ * active profile in /etc and applied: calibrate --write and advise --write.
+ */
+
+#define STABLE_ID_MAX 100
+
+struct stable_id {
+        const char *key; /* ID_WWN, ID_SERIAL, MD_UUID or DM_UUID */
+        const char *value;
+};
+
+/* What a rule can pick this device by on every boot: ID_WWN, else ID_SERIAL
+ * (both from the drive), else the array's or the mapping's own UUID for md
+ * and dm. Only values a profile line carries unchanged. */
+bool find_stable_id(const struct ra_facts *f, struct stable_id *ret);
+
+/*
+ * Writes PROFILE.conf.d/NN-VERB-ID.conf with the comment lines (each
+ * starting "# ", ending in a newline), a [Rule VERB-ID] picking the device
+ * by id and Size=size_kb; atomically (written aside, renamed). `order` is
+ * the file's number, NN. Messages go to stderr, after "readahead-ctl VERB: ".
+ */
+int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct stable_id *id,
+                 const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
+                 size_t path_size);
+
+/* Reloads the configuration with the new drop-in, checks that its rule is
+ * the one that decides device `name` now, and applies it. On a broken file,
+ * removes it again. *ret_after_kb: read_ahead_kb afterwards. */
+int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
+                 uint64_t *ret_after_kb);

@@ -1,0 +1,75 @@
+# shellcheck shell=bash
+# SPDX-License-Identifier: MIT
+# Shared by the advise-* tests: an emulated device (calibrate-common.sh),
+# a workload from bench/ (ra-workload) read inside its cgroup while
+# readahead-ctl advise watches from outside, and the workload's numbers.
+. "$(dirname "$0")/calibrate-common.sh"
+RA_MUST_RUN="the advise lab"
+
+# ra_advise_init: ra_calibrate_init, plus the workload program.
+ra_advise_init() {
+        ra_calibrate_init
+        [ -x "${RA_WORKLOAD:-}" ] || ra_fail "ra-workload is not built (RA_WORKLOAD=${RA_WORKLOAD:-})"
+}
+
+# ra_hdd VAR: Wu's HDD model (125 IOPS, 100 MiB/s, rotational), as
+# bench/benefit's hdd; VAR gets its name.
+ra_hdd() {
+        local hdd_name
+        ra_emulated_device 125 104857600 hdd_name
+        echo 1 >"/sys/block/$hdd_name/queue/rotational"
+        printf -v "$1" "%s" "$hdd_name"
+}
+
+# ra_sectors DEV: sectors DEV has read.
+ra_sectors() { awk '{ print $3 }' "/sys/block/$1/stat"; }
+
+# ra_workload_bg DEV OUT ARGS...: starts ra-workload ARGS in the cgroup in the
+# background, its output line to OUT, the device's sectors before it to
+# OUT.sectors; ra_workload_wait DEV OUT then adds device_bytes= and rc=.
+ra_workload_bg() {
+        local dev=$1 out=$2
+        shift 2
+        ra_sectors "$dev" >"$out.sectors"
+        (ra_emu_exec "$RA_WORKLOAD" "$1" "/dev/$dev" "${@:2}" >"$out" 2>"$out.err") &
+        RA_WORKLOAD_PID=$!
+        RA_BG_PIDS+=("$RA_WORKLOAD_PID")
+}
+ra_workload_wait() {
+        local dev=$1 out=$2 rc=0
+        wait "$RA_WORKLOAD_PID" || rc=$?
+        RA_BG_PIDS=()
+        [ -s "$out" ] || echo "ops=0 bytes=0 mib_per_s=0 ops_per_s=0" >"$out"
+        printf ' device_bytes=%s rc=%s\n' "$((($(ra_sectors "$dev") - $(cat "$out.sectors")) * 512))" "$rc" >>"$out"
+        tr '\n' ' ' <"$out" | tr -s ' ' >"$out.1" && mv "$out.1" "$out"
+        ra_log "workload: $(cat "$out")"
+}
+# ra_field OUT KEY: a key=value of the workload's line.
+ra_field() { tr ' ' '\n' <"$1" | sed -n "s/^$2=//p" | head -n1; }
+
+# ra_advise DEV SECONDS OUT [OPTIONS...]: readahead-ctl --json advise; the
+# exit status in RA_ADVISE_RC.
+ra_advise() {
+        local dev=$1 seconds=$2 out=$3
+        shift 3
+        RA_ADVISE_RC=0
+        "$RA_CTL" --root "$ROOT" --json advise --time "$seconds" "$@" "$dev" >"$out" 2>"$out.err" || RA_ADVISE_RC=$?
+        cat "$out.err" >&2
+        python3 -m json.tool "$out" >/dev/null || ra_fail "advise --json printed no JSON: $(cat "$out")"
+        ra_log "advise: $(ra_json "$out" 'j["devices"][0]["advice"]') $(ra_json "$out" 'j["devices"][0]["suggested_kb"]')K: $(ra_json "$out" 'j["devices"][0]["reason"]') (cpu $(ra_json "$out" 'j["cpu_seconds"]') s)"
+}
+
+# ra_expect_advice OUT ADVICE SUGGESTED_KB
+ra_expect_advice() {
+        ra_expect_eq "advise exit status" "$RA_ADVISE_RC" 0
+        ra_expect_eq "advice" "$(ra_json "$1" 'j["devices"][0]["advice"]')" "$2"
+        ra_expect_eq "suggested_kb" "$(ra_json "$1" 'j["devices"][0]["suggested_kb"]')" "$3"
+}
+
+# ra_expect_better WHAT BEFORE AFTER higher|lower: AFTER is better than
+# BEFORE by at least a quarter; prints both.
+ra_expect_better() {
+        printf '# %s: %s: before %s, after %s\n' "$RA_TEST_NAME" "$1" "$2" "$3" >&2
+        python3 -c 'import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if (a > b * 1.25 if sys.argv[3] == "higher" else a < b * 0.8) else 1)' \
+                "$2" "$3" "$4" || ra_fail "$1 did not improve: before $2, after $3"
+}
