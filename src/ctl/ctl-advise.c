@@ -19,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "advice-record.h"
 #include "advise.h"
 #include "ctl.h"
 #include "decide.h"
@@ -26,6 +27,7 @@
 #include "dropin.h"
 #include "measure.h"
 #include "output.h"
+#include "prometheus.h"
 #include "size.h"
 #include "text.h"
 
@@ -379,38 +381,24 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
         return json_finish(&j);
 }
 
-/* Label values escape backslash, double quote and newline, as status does. */
-static void put_device_label(const char *s) {
-        for (; *s; s++)
-                if (*s == '\\' || *s == '"')
-                        printf("\\%c", *s);
-                else if (*s == '\n')
-                        fputs("\\n", stdout);
-                else
-                        putchar(*s);
-}
+/* The advice of this run as records: what --format=prometheus prints, and
+ * what `status --format=prometheus` shows until the next run. */
+static size_t advice_records(const struct watched *w, size_t n, struct advice_record *r) {
+        size_t k = 0;
+        int64_t now = (int64_t) time(NULL);
 
-static void print_prometheus(const struct watched *w, size_t n) {
-        printf("# HELP readahead_advice advise's advice: 1 raise, 0 keep, -1 lower (absent: no signal)\n"
-               "# TYPE readahead_advice gauge\n");
         for (size_t i = 0; i < n; i++) {
                 int v;
                 if (!ra_advice_to_gauge(w[i].advice.kind, &v))
                         continue;
-                fputs("readahead_advice{device=\"", stdout);
-                put_device_label(w[i].dev.facts.name);
-                printf("\"} %d\n", v);
+                const struct ra_facts *f = &w[i].dev.facts;
+                r[k] = (struct advice_record){ .gauge = v, .suggested_kb = w[i].advice.suggested_kb, .made = now };
+                snprintf(r[k].name, sizeof(r[k].name), "%s", f->name);
+                snprintf(r[k].kind, sizeof(r[k].kind), "%s", prometheus_kind(f));
+                snprintf(r[k].class, sizeof(r[k].class), "%s", ra_class_to_string(f->class));
+                k++;
         }
-        printf("# HELP readahead_advice_suggested_bytes read_ahead_kb advise suggests, in bytes\n"
-               "# TYPE readahead_advice_suggested_bytes gauge\n");
-        for (size_t i = 0; i < n; i++) {
-                int v;
-                if (!ra_advice_to_gauge(w[i].advice.kind, &v))
-                        continue;
-                fputs("readahead_advice_suggested_bytes{device=\"", stdout);
-                put_device_label(w[i].dev.facts.name);
-                printf("\"} %" PRIu64 "\n", w[i].advice.suggested_kb * 1024);
-        }
+        return k;
 }
 
 /* ---- --write ------------------------------------------------------------- */
@@ -475,7 +463,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         unsigned seconds = DEFAULT_SECONDS;
         struct watched *w = NULL;
         struct ctl_device *list = NULL;
-        size_t n = 0, n_list = 0;
+        size_t n = 0, n_list = 0, n_records = 0;
+        struct advice_record *records = NULL;
         int r, exit_code = EXIT_OK;
 
         /* Usage first, before anything is looked at. */
@@ -561,11 +550,21 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                                 exit_code = EXIT_FAILURE_;
                 }
 
+        records = calloc(n, sizeof(*records));
+        if (!records)
+                goto oom;
+        n_records = advice_records(w, n, records);
+        /* Only root may keep it; the advice printed below stands without. */
+        r = advice_records_save(ctl->config->root, records, n_records);
+        if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
+                fprintf(stderr, "readahead-ctl advise: cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring\n",
+                        ctl->config->root, strerror(-r));
+
         if (ctl->json) {
                 if (print_json(w, n, seconds, cpu) < 0)
                         exit_code = EXIT_FAILURE_;
         } else if (ctl->format == FORMAT_PROMETHEUS)
-                print_prometheus(w, n);
+                advice_prometheus(stdout, records, n_records);
         else
                 print_table(w, n, seconds, argc > 0);
         goto out;
@@ -576,6 +575,7 @@ out:
         for (size_t i = 0; i < n; i++)
                 device_done(&w[i].dev);
         free(w);
+        free(records);
         if (list)
                 devices_free(list, n_list);
         return exit_code;

@@ -15,6 +15,7 @@
 #include "gather.h"
 #include "output.h"
 #include "size.h"
+#include "advice-record.h"
 #include "prometheus.h"
 #include "status.h"
 #include "systemd.h"
@@ -412,6 +413,27 @@ static size_t drop_empty(struct ctl_device *list, size_t n) {
         return kept;
 }
 
+/* The last advise run's advice for the devices listed now; a device gone
+ * since, or a file that cannot be read, leaves the gauges out. */
+static void print_last_advice(const struct ctl *ctl, const struct ctl_device *list, size_t n) {
+        struct advice_record *r = NULL;
+        size_t n_r = 0, kept = 0;
+
+        if (advice_records_load(ctl->config->root, &r, &n_r) < 0 || n_r == 0) {
+                free(r);
+                return;
+        }
+        for (size_t i = 0; i < n_r; i++)
+                for (size_t k = 0; k < n; k++)
+                        if (strcmp(r[i].name, list[k].facts.name) == 0) {
+                                r[kept++] = r[i];
+                                break;
+                        }
+        if (kept > 0)
+                advice_prometheus(stdout, r, kept);
+        free(r);
+}
+
 int verb_status(struct ctl *ctl, int argc, char **argv) {
         struct ctl_device *list = NULL;
         struct column_list cols = {};
@@ -437,8 +459,10 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         if (systemd_failed_bdi_units(&failed) < 0)
                 failed = NULL; /* status works without systemd's answer */
 
-        if (ctl->format == FORMAT_PROMETHEUS)
+        if (ctl->format == FORMAT_PROMETHEUS) {
                 status_prometheus(stdout, list, n);
+                print_last_advice(ctl, list, n);
+        }
         else if (ctl->json) {
                 struct json j = { .f = stdout };
                 json_begin_object(&j, NULL);

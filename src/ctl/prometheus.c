@@ -23,11 +23,18 @@ static void put_label_value(FILE *out, const char *s) {
                 }
 }
 
-static void put_labels(FILE *out, const struct ra_facts *f) {
+void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class) {
         fputs("{device=\"", out);
-        put_label_value(out, f->name);
-        fprintf(out, "\",kind=\"%s\",class=\"%s\"}", f->kind == RA_KIND_BLOCK ? "block" : "mount",
-                ra_class_to_string(f->class));
+        put_label_value(out, device);
+        fprintf(out, "\",kind=\"%s\",class=\"%s\"}", kind, class);
+}
+
+const char *prometheus_kind(const struct ra_facts *f) {
+        return f->kind == RA_KIND_BLOCK ? "block" : "mount";
+}
+
+static void put_labels(FILE *out, const struct ra_facts *f) {
+        prometheus_put_labels(out, f->name, prometheus_kind(f), ra_class_to_string(f->class));
 }
 
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {

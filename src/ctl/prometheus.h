@@ -12,3 +12,8 @@
  * readahead_drift, labelled device, kind and class.
  */
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n);
+
+/* {device="...",kind="...",class="..."}, the device name escaped as the
+ * exposition format wants; kind is "block" or "mount". */
+void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class);
+const char *prometheus_kind(const struct ra_facts *f);

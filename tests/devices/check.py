@@ -307,6 +307,36 @@ def io_opt_one_block():
     check_eq("explain sdc: io_min/io_opt", "  io_min/io_opt  512 / 33553920 bytes (io_opt ignored: not a stripe)", line)
 
 
+@case
+def status_advice():
+    """`status --format=prometheus` gave no sign of advise's findings: a fleet
+    could not see where the profile does not fit. It shows the last advice
+    kept in ROOT/run/readahead-agent/advice, for the devices present only."""
+    host()
+    os.makedirs(f"{root()}/run/readahead-agent", exist_ok=True)
+    with open(f"{root()}/run/readahead-agent/advice", "w") as f:
+        f.write("sda\tblock\thdd\t1\t1024\t1795000000\n"      # raise to 1M
+                "nvme0n1\tblock\tssd\t-1\t128\t1795000100\n"  # lower to 128K
+                "sdz\tblock\thdd\t1\t2048\t1795000000\n"      # gone since
+                "sdb\tblock\thdd\t7\t2048\t1795000000\n"      # not an advice
+                "sdc\tblock\n")                                 # cut short
+    rc, out, err, _ = ctl("status", "--format=prometheus")
+    check_eq("status --format=prometheus: exit status", "exit 0", ratest.describe_rc(rc))
+    lines = [l for l in text(out).splitlines() if l.startswith("readahead_advice")]
+    check_eq("status --format=prometheus: the advice gauges", [
+        'readahead_advice{device="sda",kind="block",class="hdd"} 1',
+        'readahead_advice{device="nvme0n1",kind="block",class="ssd"} -1',
+        'readahead_advice_suggested_bytes{device="sda",kind="block",class="hdd"} 1048576',
+        'readahead_advice_suggested_bytes{device="nvme0n1",kind="block",class="ssd"} 131072',
+        'readahead_advice_timestamp_seconds{device="sda",kind="block",class="hdd"} 1795000000',
+        'readahead_advice_timestamp_seconds{device="nvme0n1",kind="block",class="ssd"} 1795000100',
+    ], lines)
+    os.unlink(f"{root()}/run/readahead-agent/advice")
+    rc, out, err, _ = ctl("status", "--format=prometheus")
+    check_eq("status --format=prometheus without an advice: no advice gauge", [],
+             [l for l in text(out).splitlines() if "readahead_advice" in l])
+
+
 def main():
     ratest.case_main("devices", CASES, lambda: ratest.kill_waiters(("0:53",), root()))
 

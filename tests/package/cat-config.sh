@@ -100,7 +100,7 @@ for verb in cat-config apply reset; do
                 "$RA_CTL" --root "$root" "$opt" "$verb" >"$tmp/out" 2>"$tmp/err" || rc=$?
                 [ "$rc" = 2 ] || { echo "FAIL: $verb $opt exited $rc, expected 2" >&2; fail=1; }
                 [ ! -s "$tmp/out" ] || { echo "FAIL: $verb $opt printed on stdout" >&2; fail=1; }
-                grep -qxF "readahead-ctl $verb: --json is for status, explain, check and calibrate only" "$tmp/err" ||
+                grep -qxF "readahead-ctl $verb: --json is for status, explain, check, calibrate and advise only" "$tmp/err" ||
                         { echo "FAIL: $verb $opt: no clear message" >&2; cat "$tmp/err" >&2; fail=1; }
         done
 done

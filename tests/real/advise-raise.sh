@@ -30,6 +30,9 @@ esac
 grep -qx "Property=ID_SERIAL=$serial" "$file" || ra_fail "the drop-in does not pick the device by ID_SERIAL"
 grep -qx "Size=512K" "$file" || ra_fail "the drop-in does not set 512K"
 ra_expect_ra "$dev" 512
+# The advice stays visible to a fleet through status's Prometheus output.
+ra_expect_eq "status --format=prometheus: readahead_advice" \
+        "$("$RA_CTL" --root "$ROOT" status --format=prometheus | sed -n "s/^readahead_advice{device=\"$dev\",kind=\"block\",class=\"[a-z]*\"} //p")" 1
 ra_expect_eq "read_ahead_kb_after" "$(ra_json "$out" 'j["devices"][0]["read_ahead_kb_after"]')" 512
 
 ra_workload_bg "$dev" "$RA_TMP/after" seq 1 4
