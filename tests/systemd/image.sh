@@ -16,7 +16,8 @@
 # initramfs mount root=LABEL=ra-root and start systemd as PID 1. A oneshot
 # unit, ra-lab.service, ordered after multi-user.target, mounts the host's
 # shares (9p) and runs tests/systemd/guest/lab.sh from the host's tree, so a
-# changed test never rebuilds the image. Each run boots a copy-on-write
+# changed test never rebuilds the image; its output goes to the second
+# serial port. Each run boots a copy-on-write
 # overlay of root.img, which keeps what the guest wrote across its reboots.
 #
 # Cached in $RA_SYSTEMD_CACHE (default /var/cache/readahead-agent/systemd)
@@ -102,13 +103,16 @@ customize() {
         mkdir -p "$r/usr/local/sbin" "$r/ra"
         cat >"$r/usr/local/sbin/ra-lab" <<'LAB'
 #!/bin/sh
-# The systemd lab's test: tests/systemd/guest/lab.sh from the host's tree.
+# The systemd lab's test: tests/systemd/guest/lab.sh from the host's tree
+# (9p), run from a copy: virtio's 9p transport does not come back from
+# suspend, so the test must not read a share after it. Its output goes to
+# the second serial port, which does.
 o=trans=virtio,version=9p2000.L,msize=262144
-mkdir -p /ra/src /ra/debs /ra/out
+mkdir -p /ra/src /ra/debs /run/ra-lab
 mountpoint -q /ra/src || mount -t 9p -o $o,ro src /ra/src || exit 1
 mountpoint -q /ra/debs || mount -t 9p -o $o,ro debs /ra/debs || exit 1
-mountpoint -q /ra/out || mount -t 9p -o $o out /ra/out || exit 1
-exec /bin/bash /ra/src/tests/systemd/guest/lab.sh
+cp /ra/src/tests/systemd/guest/lab.sh /run/ra-lab/lab.sh || exit 1
+exec /bin/bash /run/ra-lab/lab.sh >/dev/ttyS1 2>&1
 LAB
         chmod 755 "$r/usr/local/sbin/ra-lab"
         # After multi-user.target, as a user's own unit would be; never
@@ -149,7 +153,8 @@ chroot "$rootfs" dpkg-query -W -f='${Package} ${Version}\n' >"$work/packages.txt
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 # apt must still know the packages installed from the image's archive; the
 # guest installs only the local .deb, with no network.
-mkfs.ext4 -q -L ra-root -d "$rootfs" "$work/root.img" 6G || die "mkfs.ext4 -d failed"
+mkfs.ext4 -q -L ra-root -d "$rootfs" "$work/root.img" 6G >"$work/mkfs.log" 2>&1 ||
+        { cat "$work/mkfs.log" >&2; die "mkfs.ext4 -d failed"; }
 mkdir "$work/image"
 mv "$work/root.img" "$work/vmlinuz" "$work/initrd.img" "$work/kernel-release" "$work/packages.txt" "$work/image/"
 rm -rf "$image"

@@ -17,6 +17,9 @@
 # does not come back from S3 under QEMU, so there the kernel's own suspend
 # test (pm_test=devices) stands in for the firmware.
 #
+# The guest's output comes over its second serial port (lab.log); its last
+# line gives the exit status.
+#
 # Environment: RA_SYSTEMD_KEEP (keep the overlay, console log and results),
 # CI (a machine that cannot run the lab fails instead of skipping).
 set -euo pipefail
@@ -71,17 +74,11 @@ trap cleanup EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-mkdir "$tmp/debs" "$tmp/out"
+mkdir "$tmp/debs"
 t0=$EPOCHREALTIME
 bash "$src/tests/lib/build-deb.sh" "$suite" "$tmp/debs" >"$tmp/deb.log" 2>&1 ||
         { tail -n 40 "$tmp/deb.log" >&2; die "building the package for $suite failed"; }
 log "package for $suite: $(cd "$tmp/debs" && ls ./*.deb) ($(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)"
-
-{
-        printf 'RA_LAB_SUITE=%q\n' "$suite"
-        printf 'RA_LAB_SUSPEND=%q\n' "$suspend"
-        printf 'CI=%q\n' "${CI:-}"
-} >"$tmp/out/env"
 
 qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
 truncate -s 128G "$tmp/data.img"
@@ -101,16 +98,16 @@ timeout --kill-after=10 "$timeout_s" "$qemu" \
         -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
         -global PIIX4_PM.disable_s3=0 \
         -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off" \
+        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.ci=${CI:-}" \
         -serial "file:$tmp/console.log" \
+        -serial "file:$tmp/lab.log" \
         -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \
         -device virtio-rng-pci \
         $(drive root "$tmp/root.qcow2" qcow2 ra-root) \
         $(drive data "$tmp/data.img" raw ra-disk1) \
         $(drive btrfs "$tmp/btrfs.img" raw ra-disk2) \
         -virtfs "$(share "$src" src readonly=on)" \
-        -virtfs "$(share "$tmp/debs" debs readonly=on)" \
-        -virtfs "$(share "$tmp/out" out)" &
+        -virtfs "$(share "$tmp/debs" debs readonly=on)" &
 vm_pid=$!
 pids+=("$vm_pid")
 python3 "$here/qmp-wakeup.py" "$tmp/qmp.sock" "$tmp/qmp.log" &
@@ -119,9 +116,9 @@ qemu_rc=0
 wait "$vm_pid" || qemu_rc=$?
 elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 
-[ -r "$tmp/out/log" ] && tr -d '\r' <"$tmp/out/log"
+[ -r "$tmp/lab.log" ] && tr -d '\r' <"$tmp/lab.log" | grep -v '^ra-lab status: '
 [ -s "$tmp/qmp.log" ] && sed 's/^/# qmp: /' "$tmp/qmp.log" >&2
-status=$(cat "$tmp/out/status" 2>/dev/null || true)
+status=$(tr -d '\r' <"$tmp/lab.log" 2>/dev/null | sed -n 's/^ra-lab status: \([0-9]*\)$/\1/p' | tail -n 1)
 if [ -z "$status" ]; then
         log "kernel console (last 60 lines):"
         tr -d '\r' <"$tmp/console.log" | tail -n 60 >&2 || true

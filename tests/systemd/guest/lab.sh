@@ -18,12 +18,16 @@
 #           system-sleep hook; `apt remove` gives the kernel's values back;
 #           `apt purge` leaves no file of the package.
 #
-# Everything goes to /ra/out/log on the host; /ra/out/status gets the exit
-# status, then the guest powers off.
+# Output goes to the second serial port (the host's lab.log), as does the
+# last line, "ra-lab status: N"; then the guest powers off. The settings come
+# on the kernel command line: ra_lab.suite=, ra_lab.suspend= (s3 or
+# pm_test), ra_lab.ci=.
 set -euo pipefail
-exec >>/ra/out/log 2>&1
-# shellcheck source=/dev/null
-. /ra/out/env # RA_LAB_SUITE, RA_LAB_SUSPEND (s3 or pm_test), CI
+cmdline_value() { tr ' ' '\n' </proc/cmdline | sed -n "s/^ra_lab\.$1=//p" | tail -n 1; }
+RA_LAB_SUITE=$(cmdline_value suite)
+RA_LAB_SUSPEND=$(cmdline_value suspend)
+CI=$(cmdline_value ci)
+export CI
 
 state=/var/lib/ra-lab
 mkdir -p "$state"
@@ -52,8 +56,8 @@ finished=0
 finish() {
         local rc=$?
         [ "$finished" = 1 ] && return
-        echo "$rc" >/ra/out/status
         sync
+        echo "ra-lab status: $rc"
         systemctl poweroff --no-block
 }
 trap finish EXIT
@@ -290,6 +294,10 @@ check_suspend() {
         else
                 grep -q deep /sys/power/mem_sleep || lab_fail "no S3 (deep) in /sys/power/mem_sleep: $(cat /sys/power/mem_sleep)"
         fi
+        # virtio's 9p transport does not come back from suspend: leave the
+        # host's shares now (the test runs from a copy, its output goes to a
+        # serial port).
+        umount /ra/src /ra/debs
         lab_log "systemctl suspend ($RA_LAB_SUSPEND)"
         systemctl suspend
         # systemd-sleep runs the hooks with "post" once the system is back.
