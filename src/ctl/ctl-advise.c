@@ -261,29 +261,6 @@ static void decide(const struct ctl *ctl, struct watched *w) {
         ra_advise(&w->obs, &l, &w->advice);
 }
 
-/* A paragraph for people, wrapped at 79 columns after an indent. */
-static void print_wrapped(const char *text, int indent) {
-        int col = 0;
-        while (*text) {
-                size_t word = strcspn(text, " ");
-                if (col == 0) {
-                        printf("%*s", indent, "");
-                        col = indent;
-                } else if (col + 1 + (int) word > 79) {
-                        printf("\n%*s", indent, "");
-                        col = indent;
-                } else {
-                        putchar(' ');
-                        col++;
-                }
-                fwrite(text, 1, word, stdout);
-                col += (int) word;
-                text += word;
-                text += strspn(text, " ");
-        }
-        putchar('\n');
-}
-
 static void advice_cell(const struct watched *w, char *buf, size_t size) {
         char a[24];
         const struct ra_advice *v = &w->advice;
@@ -330,7 +307,7 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 ra_fputs_people(stdout, w[i].dev.facts.name);
                 snprintf(text, sizeof(text), "%s: %s.", cell, w[i].advice.reason);
                 fputs(": ", stdout);
-                print_wrapped(text, 0);
+                print_wrapped(text);
                 if (w[i].written[0])
                         printf("  Wrote %s and applied it: read_ahead_kb %s now.\n", w[i].written,
                                ra_format_size_kb(w[i].after_kb, a));

@@ -423,28 +423,6 @@ static void analyse(struct calibration *c) {
 
 /* ---- output -------------------------------------------------------------- */
 
-/* A paragraph for people, wrapped at 79 columns. */
-static void print_wrapped(const char *text) {
-        const int width = 79;
-        int col = 0;
-
-        while (*text) {
-                size_t word = strcspn(text, " ");
-                if (col > 0 && col + 1 + (int) word > width) {
-                        putchar('\n');
-                        col = 0;
-                } else if (col > 0) {
-                        putchar(' ');
-                        col++;
-                }
-                fwrite(text, 1, word, stdout);
-                col += (int) word;
-                text += word;
-                text += strspn(text, " ");
-        }
-        putchar('\n');
-}
-
 static double spread_of(const struct ra_knee_point *p) {
         return p->median > 0 ? (p->max - p->min) / p->median : 0;
 }

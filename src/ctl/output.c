@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "output.h"
 #include "text.h"
@@ -189,4 +190,26 @@ const char *format_bytes_short(uint64_t bytes, char buf[static 16]) {
         else
                 snprintf(buf, 16, "%" PRIu64 "%c", whole, units[u]);
         return buf;
+}
+
+/* A paragraph for people, wrapped at 79 columns. */
+void print_wrapped(const char *text) {
+        const int width = 79;
+        int col = 0;
+
+        while (*text) {
+                size_t word = strcspn(text, " ");
+                if (col > 0 && col + 1 + (int) word > width) {
+                        putchar('\n');
+                        col = 0;
+                } else if (col > 0) {
+                        putchar(' ');
+                        col++;
+                }
+                fwrite(text, 1, word, stdout);
+                col += (int) word;
+                text += word;
+                text += strspn(text, " ");
+        }
+        putchar('\n');
 }

@@ -43,3 +43,6 @@ void fprintf_people(FILE *f, const char *fmt, ...) __attribute__((format(printf,
 
 /* "512K", "3.6T": for tables, not for parsing. */
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]);
+
+/* A paragraph for people on stdout, wrapped at 79 columns at its blanks. */
+void print_wrapped(const char *text);

@@ -23,6 +23,8 @@ src=$(cd "$here/../.." && pwd)
 cache=${RA_ROOT_CACHE:-/var/cache/readahead-agent/root}
 # shellcheck source=tests/lib/debian.sh
 . "$src/tests/lib/debian.sh"
+# shellcheck source=tests/lib/cache.sh
+. "$src/tests/lib/cache.sh"
 
 log() { printf '# debian-root %s: %s\n' "$suite" "$*" >&2; }
 die() { printf 'FAIL: debian-root %s: %s\n' "$suite" "$*" >&2; exit 1; }
@@ -41,24 +43,13 @@ mapfile -t sources < <(ra_debian_sources "$suite")
 [ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
 
 key=$( { cat "$0" "$src/scripts/install-deps.sh"; printf '%s\n' "${sources[@]}"; } | sha256sum | cut -c1-16)
-root=$cache/$suite-$key
-
-if [ -e "$root/.ra-complete" ]; then
-        touch "$root"
-        echo "$root"
-        exit 0
-fi
-
-mkdir -p "$cache"
-exec 8>"$cache/.lock"
-flock -w 1800 8 || die "another build holds $cache/.lock"
-if [ -e "$root/.ra-complete" ]; then
-        echo "$root"
-        exit 0
-fi
+name=$suite-$key
+ra_cache_find "$cache" "$name" && exit 0
+ra_cache_lock "$cache" || die "another build holds $cache/.lock"
+ra_cache_find "$cache" "$name" && exit 0 # built while we waited
 
 start=$(date +%s)
-work=$(mktemp -d "$cache/.build-$suite-$key.XXXXXX")
+work=$(mktemp -d "$cache/.build-$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log "building $key from ${sources[*]}"
 # Services must not start inside the root: mmdebstrap keeps a policy-rc.d in
@@ -72,9 +63,6 @@ mmdebstrap --variant=minbase --mode=root \
         { tail -n 40 "$work/mmdebstrap.log" >&2; die "mmdebstrap or install-deps.sh --test failed in the $suite root"; }
 # The hooks ran install-deps.sh with the network: record what it installed.
 chroot "$work/root" dpkg-query -W -f='${Package} ${Version}\n' >"$work/root/.ra-packages"
-touch "$work/root/.ra-complete"
-rm -rf "$root"
-mv "$work/root" "$root"
-find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+root=$(ra_cache_publish "$work/root" "$cache" "$name")
 log "built $root in $(($(date +%s) - start)) s ($(du -sh "$root" | cut -f1))"
 echo "$root"

@@ -30,18 +30,9 @@ OVERLAY = ("45 27 0:45 / /var/lib/docker/overlay2/abc/merged rw,relatime shared:
 ORDER = ["sda", "sdb", "sdc", "nvme0n1", "zram1", "loop0", "zram0", "0:53"]
 
 
-def root():
-    return os.environ["RA_NETFS_ROOT"]
-
-
-def ctl(*args, timeout=120):
-    return run_bytes([os.environ["RA_CTL"], "--root", root(), *args], timeout=timeout)
-
-
-def show(label, rc, out, err):
-    print(f"---- {label} ({ratest.describe_rc(rc)})")
-    for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
-        print(f"     {line}")
+root = ratest.netfs_root
+ctl = ratest.ctl
+show = ratest.show
 
 
 def text(b):

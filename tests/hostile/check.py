@@ -28,18 +28,9 @@ import check as nf  # noqa: E402  (tests/netfs/check.py: the bdi helpers)
 NFS4_1M = nf.NFS4_1M
 
 
-def root():
-    return os.environ["RA_NETFS_ROOT"]
-
-
-def ctl(*args, timeout=120):
-    return run_bytes([os.environ["RA_CTL"], "--root", root(), *args], timeout=timeout)
-
-
-def show(label, rc, out, err):
-    print(f"---- {label} ({ratest.describe_rc(rc)})")
-    for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
-        print(f"     {line}")
+root = ratest.netfs_root
+ctl = ratest.ctl
+show = ratest.show
 
 
 def strict_utf8(label, data):

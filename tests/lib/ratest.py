@@ -137,6 +137,24 @@ def kill_waiters(bdis, root):
 
 # ------------------------------------------------------------------ cases
 
+def netfs_root():
+    """The private copy of the test configuration root a umockdev case runs
+    readahead-ctl against (tests/lib/umockdev-case.sh sets it)."""
+    return os.environ["RA_NETFS_ROOT"]
+
+
+def ctl(*args, timeout=120):
+    """readahead-ctl with the case's root: (rc, out, err, ...) as bytes."""
+    return run_bytes([os.environ["RA_CTL"], "--root", netfs_root(), *args], timeout=timeout)
+
+
+def show(label, rc, out, err):
+    """A command's output for the log, indented, at most 60 lines."""
+    print(f"---- {label} ({describe_rc(rc)})")
+    for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
+        print(f"     {line}")
+
+
 def case_decorator(cases):
     """@case registers a function in cases under its name with dashes."""
     def case(fn):

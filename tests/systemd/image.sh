@@ -32,6 +32,8 @@ src=$(cd "$here/../.." && pwd)
 cache=${RA_SYSTEMD_CACHE:-/var/cache/readahead-agent/systemd}
 # shellcheck source=tests/lib/debian.sh
 . "$src/tests/lib/debian.sh"
+# shellcheck source=tests/lib/cache.sh
+. "$src/tests/lib/cache.sh"
 
 log() { printf '# systemd image %s: %s\n' "$suite" "$*" >&2; }
 die() { printf 'FAIL: systemd image %s: %s\n' "$suite" "$*" >&2; exit 1; }
@@ -56,24 +58,13 @@ done
 mapfile -t sources < <(ra_debian_sources "$suite")
 [ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
 key=$( { cat "$0"; printf '%s\n' "${sources[@]}" "${guest_packages[@]}"; } | sha256sum | cut -c1-16)
-image=$cache/$suite-$key
-
-if [ -s "$image/root.img" ] && [ -s "$image/vmlinuz" ] && [ -s "$image/initrd.img" ]; then
-        touch "$image"
-        echo "$image"
-        exit 0
-fi
-
-mkdir -p "$cache"
-exec 8>"$cache/.lock"
-flock -w 1800 8 || die "another build holds $cache/.lock"
-if [ -s "$image/root.img" ]; then
-        echo "$image"
-        exit 0
-fi
+name=$suite-$key
+ra_cache_find "$cache" "$name" && exit 0
+ra_cache_lock "$cache" || die "another build holds $cache/.lock"
+ra_cache_find "$cache" "$name" && exit 0 # built while we waited
 
 start=$(date +%s)
-work=$(mktemp -d "$cache/.build-$suite-$key.XXXXXX")
+work=$(mktemp -d "$cache/.build-$name.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 log "building $key: ${#guest_packages[@]} packages from ${sources[*]}"
 rootfs=$work/rootfs
@@ -157,8 +148,6 @@ mkfs.ext4 -q -L ra-root -d "$rootfs" "$work/root.img" 6G >"$work/mkfs.log" 2>&1 
         { cat "$work/mkfs.log" >&2; die "mkfs.ext4 -d failed"; }
 mkdir "$work/image"
 mv "$work/root.img" "$work/vmlinuz" "$work/initrd.img" "$work/kernel-release" "$work/packages.txt" "$work/image/"
-rm -rf "$image"
-mv "$work/image" "$image"
-find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+image=$(ra_cache_publish "$work/image" "$cache" "$name")
 log "built $image in $(($(date +%s) - start)) s ($(du -sh "$image" | cut -f1) on disk), kernel $release"
 echo "$image"

@@ -51,19 +51,16 @@ for t in mmdebstrap apt-get dpkg-deb depmod modprobe cpio python3 sha256sum floc
         command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
 done
 
-# The machine's Debian sources only: other repositories (vendor tools) would
-# not be reachable from a CI machine, nor wanted in the guest.
-debian_sources() {
-        apt-get indextargets --format '$(ORIGIN) $(SITE) $(URI)' 'Created-By: Packages' 2>/dev/null |
-                awk '$1 == "Debian" && $3 ~ /\/dists\/[^/]+\/[^/]+\/binary-amd64\/Packages$/ {
-                        n = split($3, p, "/")
-                        for (i = 1; i <= n; i++) if (p[i] == "dists") break
-                        print "deb " $2 " " p[i + 1] " " p[i + 2]
-                }' | sort -u
-}
-mapfile -t sources < <(debian_sources)
+# The machine's Debian sources only (tests/lib/debian.sh): other repositories
+# (vendor tools) would not be reachable from a CI machine, nor wanted in the
+# guest.
+# shellcheck source=tests/lib/debian.sh
+. "$here/../lib/debian.sh"
+# shellcheck source=tests/lib/cache.sh
+. "$here/../lib/cache.sh"
+mapfile -t sources < <(ra_debian_host_sources)
 [ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
-suite=$(printf '%s\n' "${sources[@]}" | awk '{print $3}' | grep -vE -- '-(updates|security|backports)$' | head -n 1)
+suite=$(ra_debian_base_suite)
 [ -n "$suite" ] || die "no Debian base suite among: ${sources[*]}"
 
 kernel_pkg=$(apt-cache depends linux-image-amd64 2>/dev/null | sed -n 's/^ *Depends: \(linux-image-[0-9].*-amd64\)$/\1/p' | head -n 1)
@@ -74,21 +71,9 @@ key=$( {
         printf '%s\n' "$suite" "${sources[@]}" "$kernel_pkg"
         apt-cache policy "$kernel_pkg" "${guest_packages[@]}" | grep -E '^[^ ]|Candidate'
 } | sha256sum | cut -c1-16)
-image=$cache/$key
-
-if [ -s "$image/vmlinux" ] && [ -s "$image/initramfs.cpio" ]; then
-        touch "$image"
-        echo "$image"
-        exit 0
-fi
-
-mkdir -p "$cache"
-exec 8>"$cache/.lock"
-flock -w 900 8 || die "another build holds $cache/.lock"
-if [ -s "$image/vmlinux" ] && [ -s "$image/initramfs.cpio" ]; then
-        echo "$image" # built by whoever held the lock
-        exit 0
-fi
+ra_cache_find "$cache" "$key" && exit 0
+ra_cache_lock "$cache" || die "another build holds $cache/.lock"
+ra_cache_find "$cache" "$key" && exit 0 # built while we waited
 
 start=$(date +%s)
 work=$(mktemp -d "$cache/.build-$key.XXXXXX")
@@ -190,9 +175,6 @@ echo "$release" >"$work/kernel-release"
 (cd "$rootfs" && find . -print0 | cpio --null --create --format=newc --quiet) >"$work/initramfs.cpio"
 mkdir "$work/image"
 mv "$work/vmlinux" "$work/initramfs.cpio" "$work/packages.txt" "$work/kernel-release" "$work/image/"
-rm -rf "$image"
-mv "$work/image" "$image"
-# Images of older inputs that nobody booted for a week.
-find "$cache" -mindepth 1 -maxdepth 1 -type d ! -name '.*' -mtime +7 -exec rm -rf {} + 2>/dev/null || true
+image=$(ra_cache_publish "$work/image" "$cache" "$key")
 log "built $image in $(($(date +%s) - start)) s ($(du -sh "$image" | cut -f1))"
 echo "$image"

@@ -61,6 +61,8 @@ finish() {
         systemctl poweroff --no-block
 }
 trap finish EXIT
+# A command that fails without a check of its own still says where.
+trap 'echo "FAIL: $LAB boot $boot: line $LINENO: $BASH_COMMAND exited $?"' ERR
 
 # lab_disk SERIAL: the kernel name of the virtio disk with that serial.
 lab_disk() {
@@ -336,7 +338,7 @@ check_remove_and_purge() {
         apt-get purge -y -q readahead-agent </dev/null || lab_fail "apt purge failed"
         lab_expect_eq "dpkg status after purge" "$(dpkg-query -W -f='${Status}' readahead-agent 2>/dev/null || true)" ""
         local left
-        left=$(while read -r f; do [ -e "$f" ] || [ -L "$f" ] && echo "$f"; done <"$state/files")
+        left=$(while read -r f; do if [ -e "$f" ] || [ -L "$f" ]; then echo "$f"; fi; done <"$state/files")
         lab_expect_eq "files of the package left after purge" "$left" ""
         [ ! -e /run/readahead-agent/.config-problems-logged ] || lab_fail "the agent's stamp in /run is left after purge"
         # What the administrator wrote stays, as /etc/udev/rules.d does.
