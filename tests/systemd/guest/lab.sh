@@ -305,10 +305,13 @@ check_suspend() {
         # systemd-sleep runs the hooks with "post" once the system is back.
         wait_for 120 journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g 'System returned from sleep|returned from sleep' ||
                 { journalctl --no-pager --since "$since" | tail -n 40; lab_fail "the system did not come back from suspend"; }
-        [ "$RA_LAB_SUSPEND" = pm_test ] && echo none >/sys/power/pm_test
+        if [ "$RA_LAB_SUSPEND" = pm_test ]; then echo none >/sys/power/pm_test; fi
         if [ "$RA_LAB_SUSPEND" = s3 ]; then
                 dmesg | grep -q 'Waking up from system sleep state S3' || lab_fail "no S3 resume in the kernel log"
                 lab_log "ok: the kernel woke from S3"
+        else
+                dmesg | grep -q 'suspend debug: Waiting' || lab_fail "no suspend test (pm_test) in the kernel log"
+                lab_log "ok: the kernel suspended and resumed its devices (pm_test)"
         fi
         local line
         line=$(journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" -o cat) ||
