@@ -9,6 +9,7 @@
 
 #include "advice-record.h"
 #include "config.h"
+#include "dropin.h"
 #include "prometheus.h"
 
 static int record_path(const char *root, char *buf, size_t size, const char *suffix) {
@@ -22,14 +23,14 @@ static bool fits_line(const char *s) {
 }
 
 int advice_records_save(const char *root, const struct advice_record *r, size_t n) {
-        char dir[RA_PATH_MAX], path[RA_PATH_MAX], tmp[RA_PATH_MAX];
-        int fd, ret = 0;
+        char path[RA_PATH_MAX], tmp[RA_PATH_MAX];
+        int fd, ret;
 
-        if (snprintf(dir, sizeof(dir), "%s/run/readahead-agent", root) >= (int) sizeof(dir) ||
-            record_path(root, path, sizeof(path), "") < 0 || record_path(root, tmp, sizeof(tmp), ".new") < 0)
+        if (record_path(root, path, sizeof(path), "") < 0 || record_path(root, tmp, sizeof(tmp), ".new") < 0)
                 return -ENAMETOOLONG;
-        if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-                return -errno;
+        ret = mkdir_parents(tmp);
+        if (ret < 0)
+                return ret;
         fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0)
                 return -errno;

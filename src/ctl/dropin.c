@@ -35,7 +35,7 @@ bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
         return false;
 }
 
-static int mkdir_parents(char *path) {
+int mkdir_parents(char *path) {
         for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
                 *s = 0;
                 int r = mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;

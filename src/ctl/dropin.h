@@ -40,3 +40,7 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
  * removes it again. *ret_after_kb: read_ahead_kb afterwards. */
 int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
                  uint64_t *ret_after_kb);
+
+/* Creates every missing directory above the file PATH (0755); PATH is
+ * changed while it works and given back as it was. */
+int mkdir_parents(char *path);
