@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Our own mountinfo parser, not libmount (issue 11; bench/mountinfo-parse.sh,
+ * Our own mountinfo parser, not libmount (bench/mountinfo-parse.sh,
  * README "Parsing mountinfo"). One lookup by major:minor, read + find +
  * rsize, callgrind instructions, ours against libmount 2.38.1:
  *   this machine's 21 lines               14 K    203 K
