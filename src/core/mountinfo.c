@@ -13,6 +13,7 @@
  * parser does it, and test-mountinfo, tests/hostile and fuzz-mountinfo hold
  * it to that.
  */
+#define _GNU_SOURCE /* memmem, memrchr */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -127,7 +128,23 @@ static int foreach_line(const char *text, size_t len, const struct dev_filter *w
         size_t scratch_size = 0;
         int r = 0;
 
+        /* Looking for one superblock, only lines holding " MAJ:MIN " can be
+         * it: memmem() finds them at a fraction of what splitting every line
+         * costs (most of a lookup among hundreds of FUSE mounts), and
+         * parse_dev() below still checks that it is the third field. */
+        char needle[32];
+        size_t needle_len = 0;
+        if (want)
+                needle_len = (size_t) snprintf(needle, sizeof(needle), " %u:%u ", want->major, want->minor);
+
         for (const char *p = text; p < end; p = next) {
+                if (needle_len) {
+                        const char *hit = memmem(p, (size_t) (end - p), needle, needle_len);
+                        if (!hit)
+                                break;
+                        const char *bol = memrchr(p, '\n', (size_t) (hit - p));
+                        p = bol ? bol + 1 : p;
+                }
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 eol = nl ? nl : end;
                 next = nl ? nl + 1 : end;
