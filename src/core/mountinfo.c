@@ -13,7 +13,6 @@
  * parser does it, and test-mountinfo, tests/hostile and fuzz-mountinfo hold
  * it to that.
  */
-#define _GNU_SOURCE /* memmem, memrchr */
 #include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
@@ -121,6 +120,19 @@ struct dev_filter {
         unsigned major, minor;
 };
 
+/* Whether the third space-separated field of [p, eol) is dev. */
+static bool dev_field_is(const char *p, const char *eol, const char *dev, size_t dev_len) {
+        for (int i = 0; i < 2; i++) {
+                while (p < eol && *p == ' ')
+                        p++;
+                if (!(p = memchr(p, ' ', (size_t) (eol - p))))
+                        return false;
+        }
+        while (p < eol && *p == ' ')
+                p++;
+        return (size_t) (eol - p) > dev_len && memcmp(p, dev, dev_len) == 0 && p[dev_len] == ' ';
+}
+
 static int foreach_line(const char *text, size_t len, const struct dev_filter *want,
                         int (*cb)(const struct ra_mount *m, void *userdata), void *userdata) {
         const char *end = text + len, *eol, *next;
@@ -128,23 +140,15 @@ static int foreach_line(const char *text, size_t len, const struct dev_filter *w
         size_t scratch_size = 0;
         int r = 0;
 
-        /* Looking for one superblock, only lines holding " MAJ:MIN " can be
-         * it: memmem() finds them at a fraction of what splitting every line
-         * costs (most of a lookup among hundreds of FUSE mounts), and
-         * parse_dev() below still checks that it is the third field. */
-        char needle[32];
-        size_t needle_len = 0;
+        /* The kernel writes the superblock as "%u:%u": a line whose third
+         * field is not that text is skipped before anything is decoded or
+         * converted (most of a lookup among hundreds of FUSE mounts). */
+        char dev[24];
+        size_t dev_len = 0;
         if (want)
-                needle_len = (size_t) snprintf(needle, sizeof(needle), " %u:%u ", want->major, want->minor);
+                dev_len = (size_t) snprintf(dev, sizeof(dev), "%u:%u", want->major, want->minor);
 
         for (const char *p = text; p < end; p = next) {
-                if (needle_len) {
-                        const char *hit = memmem(p, (size_t) (end - p), needle, needle_len);
-                        if (!hit)
-                                break;
-                        const char *bol = memrchr(p, '\n', (size_t) (hit - p));
-                        p = bol ? bol + 1 : p;
-                }
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
                 eol = nl ? nl : end;
                 next = nl ? nl + 1 : end;
@@ -153,7 +157,8 @@ static int foreach_line(const char *text, size_t len, const struct dev_filter *w
                 /* Four decoded fields fit in the line and their NULs. */
                 size_t need = (size_t) (eol - p) + 4;
 
-                if (want && (!parse_dev(p, eol, &major, &minor) || major != want->major ||
+                if (want && (!dev_field_is(p, eol, dev, dev_len) || !parse_dev(p, eol, &major, &minor) ||
+                             major != want->major ||
                              minor != want->minor))
                         continue;
 
