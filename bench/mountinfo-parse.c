@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the bdi path pays to find one mount by major:minor (issue 11): our
+ * What the bdi path pays to find one mount by major:minor: our
  * parser (src/core/mountinfo.c) against libmount, doing what the agent does
  * on a 0:N bdi event, ITERATIONS times:
  *   ours:     read the file whole, ra_mountinfo_find(), rsize from the super

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# Issue 11: what libmount would cost the bdi path, against our parser
+# What libmount would cost the bdi path, against our parser
 # (src/core/mountinfo.c). Prints Markdown tables:
 #  1. one lookup by major:minor (read, parse, find, rsize) in this machine's
 #     /proc/self/mountinfo, in a 5000-line FUSE-like file and in a 9 MiB

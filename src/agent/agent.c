@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * readahead-agent: run by udev (IMPORT{program}) for each whole disk on add
- * and change, and for each anonymous bdi (network and FUSE mounts) on add.
- * Decides read_ahead_kb from the profile, writes and verifies it, and prints
- * the decision as READAHEAD_* properties for the udev database.
+ * readahead-agent: run by udev for each whole disk on add and change (RUN,
+ * which udev executes after every rule of the event, so no later rule undoes
+ * the value) and for each anonymous ("0:N": network and FUSE mounts) or
+ * btrfs bdi on add (IMPORT{program}, so that a wait for the mount can be
+ * handed to systemd). Decides read_ahead_kb from the profile, writes and
+ * verifies it, and prints the decision as READAHEAD_* lines: udev stores
+ * them for a bdi and discards them for a disk, whose decision the journal
+ * and readahead-ctl status show.
  *
  * It always exits 0 once running under udev: a failing helper would only make
  * udev log noise, and there is nothing udev could do about it.
@@ -13,14 +17,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 
 #include "agent.h"
+#include "journal.h"
 
 static void help(void) {
         printf("Usage: readahead-agent [--root DIR] [--dry-run]\n"
-               "Run by udev for a block device event, with the event in the environment.\n"
-               "Sets read_ahead_kb from the active profile and prints READAHEAD_*\n"
-               "properties for IMPORT{program}.\n\n"
+               "Run by udev, with the event in the environment: RUN for a disk's add or\n"
+               "change, IMPORT{program} for a network, FUSE or btrfs bdi's add. Sets\n"
+               "read_ahead_kb from the active profile and prints READAHEAD_* properties,\n"
+               "which udev stores for a bdi.\n\n"
                "  --root DIR   read configuration below DIR\n"
                "  --dry-run    decide and print, write nothing\n"
                "  --wait-bdi NAME  wait (MountWaitSec=) for the mount of bdi NAME, then set it;\n"
@@ -100,6 +107,15 @@ out:
                 free(copy[i]);
         free(copy);
         return dev;
+}
+
+void config_load_failed(const char *name, int error) {
+        char msg[RA_NAME_MAX + 128];
+
+        snprintf(msg, sizeof(msg), "%s: cannot load the configuration: %s; read_ahead_kb left alone", name,
+                 strerror(-error));
+        ra_journal_send(LOG_ERR, msg, NULL, 0);
+        printf("READAHEAD_RESULT=failed\n");
 }
 
 static int run(const struct agent_options *o) {

@@ -22,6 +22,10 @@ struct agent_options {
         bool dry_run;
 };
 
+/* Logs that the configuration could not be loaded at all (out of memory:
+ * errors in files are its problems, below) and prints READAHEAD_RESULT. */
+void config_load_failed(const char *name, int error);
+
 /* Logs the configuration's problems, once per change of the configuration. */
 void log_config_problems(const struct agent_options *o, const struct ra_config *c);
 

@@ -37,8 +37,10 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
         struct ra_plan plan;
 
         r = ra_config_load(o->root, &config);
-        if (r < 0)
+        if (r < 0) {
+                config_load_failed(bdi, r);
                 goto out;
+        }
         log_config_problems(o, config);
 
         if (mounted)

@@ -19,8 +19,9 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
         int r;
 
         /* The configuration first: its rules say which udev properties the
-         * decision reads, and only those are looked up. Its failure (out of
-         * memory) is reported as before, after the facts. */
+         * decision reads, and only those are looked up. If it cannot be
+         * loaded (out of memory), the facts are still read with gather's own
+         * keys, and a failure to read them is the one reported. */
         int rc = ra_config_load(o->root, &config);
         if (rc >= 0)
                 rc = ra_profile_property_keys(&config->profile, &keys, &n_keys);
@@ -34,8 +35,10 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }
-        if (rc < 0)
+        if (rc < 0) {
+                config_load_failed(facts.name, rc);
                 goto out;
+        }
         log_config_problems(o, config);
         struct ra_plan plan;
         ra_plan_device(&config->profile, &facts, NULL, 0, &plan);

@@ -17,6 +17,7 @@
 #include "classify.h"
 #include "gather.h"
 #include "mountinfo.h"
+#include "snapshot.h"
 #include "text.h"
 
 /* Reads a short file into buf, without the trailing newline; -EFBIG when it
@@ -141,6 +142,8 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
 }
 
 void ra_gather_host(struct ra_facts *f) {
+        if (ra_snapshot_host(f))
+                return;
         long page = sysconf(_SC_PAGESIZE);
         f->page_kb = page >= 1024 ? (unsigned) (page / 1024) : 4;
         int r = ra_read_mem_total_kb(&f->mem_total_kb);
@@ -152,6 +155,7 @@ void ra_gather_host(struct ra_facts *f) {
         struct utsname u;
         if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &f->kernel_major, &f->kernel_minor) != 2)
                 f->kernel_major = f->kernel_minor = 0;
+        ra_snapshot_host_keep(f);
 }
 
 static bool prop_is(const struct ra_facts *f, const char *key, const char *value) {
@@ -446,6 +450,9 @@ int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *r
 }
 
 int ra_read_mountinfo(char **ret, size_t *ret_len) {
+        int r = ra_snapshot_mountinfo(ret, ret_len);
+        if (r != 0)
+                return r < 0 ? r : 0;
         return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
 }
 

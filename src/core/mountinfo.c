@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Our own mountinfo parser, not libmount (issue 11; bench/mountinfo-parse.sh,
+ * Our own mountinfo parser, not libmount (bench/mountinfo-parse.sh,
  * README "Parsing mountinfo"). One lookup by major:minor, read + find +
  * rsize, callgrind instructions, ours against libmount 2.38.1:
  *   this machine's 21 lines               14 K    203 K
@@ -120,12 +120,33 @@ struct dev_filter {
         unsigned major, minor;
 };
 
+/* Whether the third space-separated field of [p, eol) is dev. */
+static bool dev_field_is(const char *p, const char *eol, const char *dev, size_t dev_len) {
+        for (int i = 0; i < 2; i++) {
+                while (p < eol && *p == ' ')
+                        p++;
+                if (!(p = memchr(p, ' ', (size_t) (eol - p))))
+                        return false;
+        }
+        while (p < eol && *p == ' ')
+                p++;
+        return (size_t) (eol - p) > dev_len && memcmp(p, dev, dev_len) == 0 && p[dev_len] == ' ';
+}
+
 static int foreach_line(const char *text, size_t len, const struct dev_filter *want,
                         int (*cb)(const struct ra_mount *m, void *userdata), void *userdata) {
         const char *end = text + len, *eol, *next;
         char *scratch = NULL;
         size_t scratch_size = 0;
         int r = 0;
+
+        /* The kernel writes the superblock as "%u:%u": a line whose third
+         * field is not that text is skipped before anything is decoded or
+         * converted (most of a lookup among hundreds of FUSE mounts). */
+        char dev[24];
+        size_t dev_len = 0;
+        if (want)
+                dev_len = (size_t) snprintf(dev, sizeof(dev), "%u:%u", want->major, want->minor);
 
         for (const char *p = text; p < end; p = next) {
                 const char *nl = memchr(p, '\n', (size_t) (end - p));
@@ -136,7 +157,8 @@ static int foreach_line(const char *text, size_t len, const struct dev_filter *w
                 /* Four decoded fields fit in the line and their NULs. */
                 size_t need = (size_t) (eol - p) + 4;
 
-                if (want && (!parse_dev(p, eol, &major, &minor) || major != want->major ||
+                if (want && (!dev_field_is(p, eol, dev, dev_len) || !parse_dev(p, eol, &major, &minor) ||
+                             major != want->major ||
                              minor != want->minor))
                         continue;
 

@@ -10,6 +10,7 @@
 #include "devices.h"
 #include "gather.h"
 #include "mountinfo.h"
+#include "snapshot.h"
 
 const char *device_find_strerror(int r) {
         switch (r) {
@@ -242,6 +243,7 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
         size_t len = 0;
         int r;
 
+        ra_snapshot_begin();
         r = add_subsystem(udev, c, &l, "block");
         if (r >= 0)
                 r = add_subsystem(udev, c, &l, "bdi");
@@ -296,6 +298,7 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
         int r;
 
         memset(ret, 0, sizeof(*ret));
+        ra_snapshot_begin();
 
         /* Any path to a block device node (/dev/sda, /dev/mapper/NAME,
          * /dev/disk/by-id/...): the device of that number, as udevadm does. */

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""Hostile and oversized input (issue 8): one case per ctest, inside
+"""Hostile and oversized input: one case per ctest, inside
 `umockdev-run -d TREE` (TREE from tree.py), started by run-case.sh with a
 private copy of the test configuration root in $RA_NETFS_ROOT. Each case
 names the defect it guards. Helpers (status, explain, the bdi agent event,

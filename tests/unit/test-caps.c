@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The memory cap, the small-device cap and page rounding (design.md numbers). */
+/*
+ * The memory cap (1 KiB per MiB of RAM, a power of two, at least 32 KiB), the
+ * small-device cap (readahead doubles each time the size quadruples) and page
+ * rounding, with Wu's examples: 512 MiB -> 512 KiB, 1 GiB -> 256 KiB.
+ */
 
 #include "decide.h"
 #include "test.h"

@@ -907,7 +907,7 @@ ROOT_CASE(test_oversized_file_is_an_error)
 }
 
 /*
- * Issue 8, defect 5: more drop-ins than any fixed table. All of them apply,
+ * More drop-ins than any fixed table would hold. All of them apply,
  * in name order, whatever order the directories list them in: files are
  * created in reverse and spread over /etc, /run and the vendor dir.
  */

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ra_decide with hand-built facts and the vendor profiles read from the
- * source tree. Every expected number is the one design.md gives.
+ * source tree. Every expected number is written out from the rules the
+ * profiles encode: Wu's 512 KiB default and 32 KiB minimum, 4 x rsize for NFS,
+ * two full stripes for RAID, the memory and small-device caps.
  */
 
 #include "classify.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The knee of a calibrate curve: the measured seeds, noise, edges. */
+/* The knee of a calibrate curve: measured dd curves, noise, edges. */
 
 #include <math.h>
 
@@ -7,7 +7,7 @@
 #include "test.h"
 
 /* 125 IOPS / 100 MiB/s (Wu's HDD, 8 ms a request), dd bs=4k, three rounds
- * around the issue's numbers: 15.0, 29.8, 60.2, 107.5, 98.0, 106.4 MiB/s. */
+ * around these measured numbers: 15.0, 29.8, 60.2, 107.5, 98.0, 106.4 MiB/s. */
 static const uint64_t hdd_sizes_kb[] = { 128, 256, 512, 1024, 2048, 4096 };
 static const double hdd_rounds[] = {
         15.0, 15.4, 14.8,    /* 128K */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Escaping for people and for JSON (issue 8, defect 2). */
+/* Escaping for people and for JSON: control characters, invalid UTF-8. */
 
 #include "test.h"
 #include "text.h"

@@ -7,6 +7,10 @@
  * each case in its own process so that a crash in one case is reported and
  * the others still run. Set TEST_NOFORK=1 to run cases in-process (gdb).
  *
+ * Arguments name the cases to run (`unit-config test_parse_line_length`);
+ * none runs them all, `--list` prints their names, and a name no case has is
+ * an error that lists them.
+ *
  * Expected values are always written literally in the tests, never
  * recomputed with the formula under test.
  */
@@ -130,13 +134,84 @@ static inline bool test_has_suffix(const char *s, const char *suffix)
 typedef void (*test_fn)(void);
 typedef void (*test_case_fn)(const void *arg);
 
+/*
+ * Case selection. glibc calls constructors with main's argc and argv, which
+ * lets the test programs keep main(void). With names given, main's body runs
+ * twice: a first pass only collects the case names, so an unknown name is
+ * reported before any case runs; the second runs the cases named.
+ */
+#define TEST_MAX_CASES 4096
+static int test_argc;
+static char **test_argv;
+static bool test_listing;      /* this pass only collects names */
+static const char *test_names[TEST_MAX_CASES];
+static int test_n_names;
+static int test_ran;           /* cases run in this pass */
+
+__attribute__((constructor)) static void test_take_args(int argc, char **argv, char **envp)
+{
+        (void)envp;
+        test_argc = argc;
+        test_argv = argv;
+}
+
+static inline bool test_selected(const char *name)
+{
+        if (test_argc <= 1)
+                return true;
+        for (int i = 1; i < test_argc; i++)
+                if (strcmp(test_argv[i], name) == 0)
+                        return true;
+        return false;
+}
+
+static inline void test_list_names(FILE *f)
+{
+        for (int i = 0; i < test_n_names; i++)
+                fprintf(f, "%s\n", test_names[i]);
+}
+
+/* After the listing pass: -1 to go on, else the exit code. */
+static inline int test_check_args(void)
+{
+        int unknown = 0;
+
+        for (int i = 1; i < test_argc; i++) {
+                if (strcmp(test_argv[i], "--list") == 0) {
+                        test_list_names(stdout);
+                        return 0;
+                }
+                bool found = false;
+                for (int k = 0; k < test_n_names && !found; k++)
+                        found = strcmp(test_argv[i], test_names[k]) == 0;
+                if (!found) {
+                        fprintf(stderr, "%s: no case named '%s'\n", test_argv[0], test_argv[i]);
+                        unknown++;
+                }
+        }
+        if (!unknown)
+                return -1;
+        fprintf(stderr, "cases:\n");
+        test_list_names(stderr);
+        return 2;
+}
+
 /* Runs fn(arg) as the case called name, in a child process unless TEST_NOFORK
- * is set; 1 if it failed. */
+ * is set; 1 if it failed. A case not selected, or the listing pass, runs
+ * nothing and counts as passed. */
 static inline int test_run_with(const char *name, test_case_fn fn, const void *arg)
 {
         int status;
         pid_t pid;
 
+        if (test_listing) {
+                if (test_n_names < TEST_MAX_CASES)
+                        test_names[test_n_names++] = name;
+                return 0;
+        }
+        if (!test_selected(name))
+                return 0;
+        test_ran++;
         fflush(stdout);
         fflush(stderr);
         if (getenv("TEST_NOFORK")) {
@@ -186,20 +261,31 @@ static inline int test_run(const char *name, test_fn fn)
         return test_run_with(name, test_call_plain, &fn);
 }
 
-#define RUN(fn) (test_failed_cases += test_run(#fn, fn), test_cases++)
+#define RUN(fn) (test_failed_cases += test_run(#fn, fn))
 
 /* Table-driven cases: runs fn(&cases[i]) for each element of the array cases,
  * each as a case of its own named by its .name member. */
 #define RUN_TABLE(cases, fn)                                                            \
         for (size_t i_ = 0; i_ < sizeof(cases) / sizeof((cases)[0]); i_++)              \
-        (test_failed_cases += test_run_with((cases)[i_].name, (fn), &(cases)[i_]), test_cases++)
+        (test_failed_cases += test_run_with((cases)[i_].name, (fn), &(cases)[i_]))
 
+/* The body between TEST_MAIN_BEGIN and TEST_MAIN_END is a loop of one pass,
+ * or two when arguments name cases (see test_check_args). */
 #define TEST_MAIN_BEGIN                                                                 \
-        int test_failed_cases = 0, test_cases = 0;                                      \
-        setvbuf(stdout, NULL, _IOLBF, 0)
+        int test_failed_cases = 0;                                                      \
+        setvbuf(stdout, NULL, _IOLBF, 0);                                               \
+        for (test_listing = test_argc > 1; ; test_listing = false) {                    \
+                if (!test_listing) {                                                    \
+                        int rc_ = test_check_args();                                    \
+                        if (rc_ >= 0)                                                   \
+                                return rc_;                                             \
+                }
 
 #define TEST_MAIN_END                                                                   \
+                if (!test_listing)                                                      \
+                        break;                                                          \
+        }                                                                               \
         do {                                                                            \
-                printf("%d of %d cases failed\n", test_failed_cases, test_cases);       \
+                printf("%d of %d cases failed\n", test_failed_cases, test_ran);         \
                 return test_failed_cases ? EXIT_FAILURE : EXIT_SUCCESS;                 \
         } while (0)
