@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "output.h"
 
 static const struct verb verbs[] = {
         { "status", 0, 0, verb_status, "disks and mounts, stacked as a tree: class, facts, target, rule" },
@@ -89,9 +90,9 @@ static void close_stdout(void) {
         if (!failed || errno == EPIPE)
                 return;
         if (errno)
-                fprintf(stderr, "readahead-ctl: write error: %s\n", strerror(errno));
+                ctl_error(NULL, "write error: %s", strerror(errno));
         else
-                fprintf(stderr, "readahead-ctl: write error\n");
+                ctl_error(NULL, "write error");
         _exit(EXIT_FAILURE_);
 }
 
@@ -138,8 +139,8 @@ int main(int argc, char **argv) {
                         else if (strcmp(optarg, "prometheus") == 0)
                                 ctl.format = FORMAT_PROMETHEUS;
                         else {
-                                fprintf(stderr, "readahead-ctl: --format: '%s' is not table, json or prometheus\n",
-                                        optarg);
+                                ctl_error(NULL, "--format: '%s' is not table, json or prometheus",
+                                          optarg);
                                 return EXIT_USAGE;
                         }
                         break;
@@ -197,7 +198,7 @@ int main(int argc, char **argv) {
                         if (strcmp(argv[optind], verbs[i].name) == 0)
                                 verb = &verbs[i];
                 if (!verb) {
-                        fprintf(stderr, "readahead-ctl: unknown verb '%s' (see --help)\n", argv[optind]);
+                        ctl_error(NULL, "unknown verb '%s' (see --help)", argv[optind]);
                         return EXIT_USAGE;
                 }
                 optind++;
@@ -206,45 +207,44 @@ int main(int argc, char **argv) {
         /* The others print for people only; their output is not a format. */
         if (ctl.format == FORMAT_JSON && verb->run != verb_status && verb->run != verb_explain &&
             verb->run != verb_check && verb->run != verb_calibrate && verb->run != verb_advise) {
-                fprintf(stderr, "readahead-ctl %s: --json is for status, explain, check, calibrate and advise only\n",
-                        verb->name);
+                ctl_error(verb->name, "--json is for status, explain, check, calibrate and advise only");
                 return EXIT_USAGE;
         }
         if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status && verb->run != verb_advise) {
-                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status and advise only\n", verb->name);
+                ctl_error(verb->name, "--format=prometheus is for status and advise only");
                 return EXIT_USAGE;
         }
         if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
-                fprintf(stderr, "readahead-ctl %s: --%s is an option of the status table only\n", verb->name,
-                        ctl.status.given);
+                ctl_error(verb->name, "--%s is an option of the status table only",
+                          ctl.status.given);
                 return EXIT_USAGE;
         }
         if (ctl.status.all && verb->run != verb_status) {
-                fprintf(stderr, "readahead-ctl %s: --all is an option of status only\n", verb->name);
+                ctl_error(verb->name, "--all is an option of status only");
                 return EXIT_USAGE;
         }
         if (ctl.calibrate.given && verb->run != verb_calibrate && verb->run != verb_advise) {
                 /* advise takes --time and --write too, and refuses the rest itself. */
                 bool advise_too = strcmp(ctl.calibrate.given, "time") == 0 || strcmp(ctl.calibrate.given, "write") == 0;
-                fprintf(stderr, "readahead-ctl %s: --%s is an option of %s\n", verb->name, ctl.calibrate.given,
-                        advise_too ? "calibrate and advise" : "calibrate only");
+                ctl_error(verb->name, "--%s is an option of %s", ctl.calibrate.given,
+                          advise_too ? "calibrate and advise" : "calibrate only");
                 return EXIT_USAGE;
         }
         int n_args = argc - optind;
         char **args = argv + optind;
         if (n_args < verb->min_args || (verb->max_args >= 0 && n_args > verb->max_args)) {
-                fprintf(stderr, "readahead-ctl %s: wrong number of arguments (see --help)\n", verb->name);
+                ctl_error(verb->name, "wrong number of arguments (see --help)");
                 return EXIT_USAGE;
         }
 
         r = ra_config_load(ctl.root, &ctl.config);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl: cannot load configuration: %s\n", strerror(-r));
+                ctl_error(NULL, "cannot load configuration: %s", strerror(-r));
                 return EXIT_FAILURE_;
         }
         ctl.udev = udev_new();
         if (!ctl.udev) {
-                fprintf(stderr, "readahead-ctl: out of memory\n");
+                ctl_error(NULL, "out of memory");
                 ra_config_free(ctl.config);
                 return EXIT_FAILURE_;
         }
