@@ -26,10 +26,8 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
                 goto out; /* not a bdi of ours, or gone already */
         if (r < 0 && r != -ENOENT) {
                 /* Waiting cannot help: mountinfo too large, out of memory. */
-                char msg[256];
-                snprintf(msg, sizeof(msg), "%s: cannot look up its mount in /proc/self/mountinfo: %s",
-                         bdi, ra_mountinfo_strerror(r));
-                ra_journal_send(LOG_ERR, msg, NULL, 0);
+                agent_log(LOG_ERR, NULL, 0, "%s: cannot look up its mount in /proc/self/mountinfo: %s", bdi,
+                          ra_mountinfo_strerror(r));
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }

@@ -28,10 +28,8 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
         ra_facts_init(&facts);
         r = ra_gather_block_keys(dev, keys, n_keys, &facts);
         if (r < 0) {
-                char msg[256];
-                snprintf(msg, sizeof(msg), "%s: cannot read device facts: %s, ignoring",
-                         udev_device_get_sysname(dev), strerror(-r));
-                ra_journal_send(LOG_WARNING, msg, NULL, 0);
+                agent_log(LOG_WARNING, NULL, 0, "%s: cannot read device facts: %s, ignoring",
+                          udev_device_get_sysname(dev), strerror(-r));
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }

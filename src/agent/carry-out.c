@@ -73,26 +73,20 @@ void log_config_problems(const struct agent_options *o, const struct ra_config *
                 return;
         for (size_t i = 0; i < c->n_diags; i++) {
                 const struct ra_diag *d = &c->diags[i];
-                char msg[512], file[RA_PATH_MAX + 16], where[RA_PATH_MAX + 16];
-                snprintf(msg, sizeof(msg), "%s: %s", ra_diag_where(d, where, sizeof(where)), d->message);
+                char file[RA_PATH_MAX + 16], where[RA_PATH_MAX + 16];
                 snprintf(file, sizeof(file), "CONFIG_FILE=%s", d->file);
                 const char *fields[] = { file };
-                ra_journal_send(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, msg, fields, 1);
+                agent_log(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, fields, 1, "%s: %s",
+                          ra_diag_where(d, where, sizeof(where)), d->message);
         }
 }
 
 static void log_result(const struct ra_facts *f, const struct ra_plan *plan, const char *result,
                        uint64_t now_kb, int error) {
         const struct ra_decision *d = &plan->decision;
-        char msg[512], dev[RA_NAME_MAX + 24], target[48], prev[48], rulef[RA_PATH_MAX + 80],
-                res[48], reason[240], failure[160];
+        char dev[RA_NAME_MAX + 24], target[48], prev[48], rulef[RA_PATH_MAX + 80], res[48], reason[240],
+                failure[160];
 
-        if (error < 0) {
-                ra_write_failure_text(failure, sizeof(failure), d->target_kb, now_kb, error);
-                snprintf(msg, sizeof(msg), "%s: %s", f->name, failure);
-        } else
-                snprintf(msg, sizeof(msg), "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)",
-                         f->name, f->current_kb, d->target_kb, plan->rule, d->reason);
         snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", f->name);
         snprintf(target, sizeof(target), "READAHEAD_TARGET_KB=%" PRIu64, d->target_kb);
         snprintf(prev, sizeof(prev), "READAHEAD_PREVIOUS_KB=%" PRIu64, f->current_kb);
@@ -100,7 +94,12 @@ static void log_result(const struct ra_facts *f, const struct ra_plan *plan, con
         snprintf(res, sizeof(res), "READAHEAD_RESULT=%s", result);
         snprintf(reason, sizeof(reason), "READAHEAD_REASON=%s", d->reason);
         const char *fields[] = { dev, target, prev, rulef, res, reason };
-        ra_journal_send(error < 0 ? LOG_ERR : LOG_INFO, msg, fields, 6);
+        if (error < 0) {
+                ra_write_failure_text(failure, sizeof(failure), d->target_kb, now_kb, error);
+                agent_log(LOG_ERR, fields, 6, "%s: %s", f->name, failure);
+        } else
+                agent_log(LOG_INFO, fields, 6, "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)", f->name,
+                          f->current_kb, d->target_kb, plan->rule, d->reason);
 }
 
 bool plan_changes_value(const struct ra_plan *plan) {
@@ -111,7 +110,6 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
         const struct ra_decision *d = &plan->decision;
         const char *result;
         uint64_t now_kb = 0;
-        char msg[512];
 
         printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts->class));
         if (facts->current_known)
@@ -128,9 +126,8 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
         case RA_ACTION_FAIL:
                 result = "failed";
                 /* d->reason names the file and line of the Size= that failed. */
-                snprintf(msg, sizeof(msg), "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64,
-                         facts->name, plan->rule, d->reason, facts->current_kb);
-                ra_journal_send(LOG_ERR, msg, NULL, 0);
+                agent_log(LOG_ERR, NULL, 0, "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64, facts->name,
+                          plan->rule, d->reason, facts->current_kb);
                 break;
         case RA_ACTION_KEEP:
                 result = "left-alone";
@@ -146,10 +143,9 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
                         result = "unchanged";
                 else if (plan->action == RA_ACTION_DEFERRED) {
                         result = "deferred";
-                        snprintf(msg, sizeof(msg),
-                                 "%s: not writing read_ahead_kb %" PRIu64 " now: %s; the next change event will",
-                                 facts->name, d->target_kb, d->deferred);
-                        ra_journal_send(LOG_INFO, msg, NULL, 0);
+                        agent_log(LOG_INFO, NULL, 0,
+                                  "%s: not writing read_ahead_kb %" PRIu64 " now: %s; the next change event will",
+                                  facts->name, d->target_kb, d->deferred);
                 } else {
                         int r = ra_write_read_ahead(facts->attr_path, d->target_kb, &now_kb);
                         result = r < 0 ? "failed" : "written";

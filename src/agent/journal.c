@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,7 +24,7 @@ static sendv_fn load_sendv(void) {
         return (sendv_fn) (uintptr_t) dlsym(lib, "sd_journal_sendv");
 }
 
-void ra_journal_send(int priority, const char *message, const char *const *fields, size_t n_fields) {
+static void journal_send(int priority, const char *message, const char *const *fields, size_t n_fields) {
         char prio[16], msg[512];
         struct iovec iov[MAX_FIELDS + 3];
         int n = 0;
@@ -45,4 +46,14 @@ void ra_journal_send(int priority, const char *message, const char *const *field
 
         if (sendv(iov, n) < 0)
                 fprintf(stderr, "readahead-agent: %s\n", message);
+}
+
+void agent_log(int priority, const char *const *fields, size_t n_fields, const char *fmt, ...) {
+        char message[512];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(message, sizeof(message), fmt, ap);
+        va_end(ap);
+        journal_send(priority, message, fields, n_fields);
 }

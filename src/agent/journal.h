@@ -9,6 +9,9 @@
  * instructions and ~1.2 MiB RSS to every udev event (see bench/).
  * Without a journal, the message goes to stderr (udevd shows it at debug).
  *
+ * The one way the agent logs: the message is formatted here, so the compiler
+ * checks every format against its arguments.
  * fields: "KEY=value" strings; MESSAGE= and PRIORITY= are added here.
  */
-void ra_journal_send(int priority, const char *message, const char *const *fields, size_t n_fields);
+void agent_log(int priority, const char *const *fields, size_t n_fields, const char *fmt, ...)
+        __attribute__((format(printf, 4, 5)));

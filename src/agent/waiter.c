@@ -42,13 +42,12 @@ static bool fuse_wait_init(const struct ra_facts *facts, unsigned bound_sec) {
         if (r != -ETIMEDOUT)
                 return true; /* answered, or no child to wait in: write now rather than never */
 
-        char msg[256], dev[RA_NAME_MAX + 24];
-        snprintf(msg, sizeof(msg),
-                 "%s: the FUSE daemon did not answer FUSE_INIT within %u s, giving up; read_ahead_kb not changed",
-                 facts->name, bound_sec);
+        char dev[RA_NAME_MAX + 24];
         snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", facts->name);
         const char *fields[] = { dev, "READAHEAD_RESULT=timeout" };
-        ra_journal_send(LOG_WARNING, msg, fields, 2);
+        agent_log(LOG_WARNING, fields, 2,
+                  "%s: the FUSE daemon did not answer FUSE_INIT within %u s, giving up; read_ahead_kb not changed",
+                  facts->name, bound_sec);
         return false;
 }
 
@@ -120,26 +119,23 @@ static void real_sleep(void *userdata, unsigned ms) {
 
 /* Logs why the wait ended without a mount; 0 when that is no failure. */
 static int report_no_mount(const char *bdi, enum mount_wait_result res, int error, unsigned wait_sec) {
-        char msg[256], dev[RA_NAME_MAX + 24];
+        char dev[RA_NAME_MAX + 24];
 
         switch (res) {
         case MOUNT_WAIT_GONE:
-                snprintf(msg, sizeof(msg), "%s: bdi is gone before its mount appeared", bdi);
-                ra_journal_send(LOG_INFO, msg, NULL, 0);
+                agent_log(LOG_INFO, NULL, 0, "%s: bdi is gone before its mount appeared", bdi);
                 return 0;
         case MOUNT_WAIT_ERROR:
-                snprintf(msg, sizeof(msg),
-                         "%s: cannot look up its mount in /proc/self/mountinfo: %s; read_ahead_kb not changed",
-                         bdi, ra_mountinfo_strerror(error));
-                ra_journal_send(LOG_ERR, msg, NULL, 0);
+                agent_log(LOG_ERR, NULL, 0,
+                          "%s: cannot look up its mount in /proc/self/mountinfo: %s; read_ahead_kb not changed", bdi,
+                          ra_mountinfo_strerror(error));
                 return 1;
         default:
-                snprintf(msg, sizeof(msg),
-                         "%s: no mount for this bdi in /proc/self/mountinfo after %u s, giving up; read_ahead_kb not changed",
-                         bdi, wait_sec);
                 snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", bdi);
                 const char *fields[] = { dev, "READAHEAD_RESULT=timeout" };
-                ra_journal_send(LOG_WARNING, msg, fields, 2);
+                agent_log(LOG_WARNING, fields, 2,
+                          "%s: no mount for this bdi in /proc/self/mountinfo after %u s, giving up; read_ahead_kb not changed",
+                          bdi, wait_sec);
                 return 1;
         }
 }

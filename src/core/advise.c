@@ -4,6 +4,7 @@
 
 #include "advise.h"
 #include "decide.h"
+#include "enum-name.h"
 #include "size.h"
 
 static double share_of(double part, double whole) {
@@ -193,7 +194,7 @@ const char *ra_advice_to_string(enum ra_advice_kind k) {
                 [RA_ADVICE_RAISE] = "raise",
                 [RA_ADVICE_LOWER] = "lower",
         };
-        return k >= 0 && k < _RA_ADVICE_MAX ? names[k] : "?";
+        return RA_ENUM_NAME(names, k);
 }
 
 bool ra_advice_to_gauge(enum ra_advice_kind k, int *ret) {

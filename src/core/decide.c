@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "decide.h"
+#include "enum-name.h"
 #include "size.h"
 #include "text.h"
 
@@ -15,7 +16,7 @@ static const char *const verdict_names[] = {
 };
 
 const char *ra_verdict_to_string(enum ra_verdict v) {
-        return (unsigned) v < sizeof(verdict_names) / sizeof(verdict_names[0]) ? verdict_names[v] : "?";
+        return RA_ENUM_NAME(verdict_names, v);
 }
 
 uint64_t ra_memory_cap_kb(uint64_t mem_total_kb, uint64_t floor_kb) {

@@ -6,6 +6,7 @@
 #include "btrfs.h"
 #include "decide.h"
 #include "drift.h"
+#include "enum-name.h"
 
 static const char *const cause_names[_RA_DRIFT_MAX] = {
         [RA_DRIFT_NONE] = "none",
@@ -19,7 +20,7 @@ static const char *const cause_names[_RA_DRIFT_MAX] = {
 };
 
 const char *ra_drift_cause_to_string(enum ra_drift_cause c) {
-        return c >= 0 && c < _RA_DRIFT_MAX ? cause_names[c] : "other";
+        return RA_ENUM_NAME(cause_names, c);
 }
 
 static bool kernel_at_least(const struct ra_facts *f, unsigned major, unsigned minor) {

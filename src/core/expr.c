@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "enum-name.h"
 #include "expr.h"
 #include "size.h"
 
@@ -19,7 +20,7 @@ static const char *const var_names[_RA_VAR_MAX] = {
 };
 
 const char *ra_var_to_string(enum ra_var v) {
-        return (unsigned) v < _RA_VAR_MAX ? var_names[v] : "?";
+        return RA_ENUM_NAME(var_names, v);
 }
 
 #define MAX_DEPTH 16

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "enum-name.h"
 #include "facts.h"
 
 static const char *const class_names[_RA_CLASS_MAX] = {
@@ -25,11 +26,11 @@ static const char *const transport_names[_RA_TRANSPORT_MAX] = {
 };
 
 const char *ra_class_to_string(enum ra_class c) {
-        return (unsigned) c < _RA_CLASS_MAX ? class_names[c] : "unknown";
+        return RA_ENUM_NAME(class_names, c);
 }
 
 const char *ra_transport_to_string(enum ra_transport t) {
-        return (unsigned) t < _RA_TRANSPORT_MAX ? transport_names[t] : "unknown";
+        return RA_ENUM_NAME(transport_names, t);
 }
 
 static const char *const fact_names[_RA_FACT_MAX] = {
@@ -41,7 +42,7 @@ static const char *const fact_names[_RA_FACT_MAX] = {
 };
 
 const char *ra_fact_to_string(enum ra_fact fact) {
-        return (unsigned) fact < _RA_FACT_MAX ? fact_names[fact] : "unknown";
+        return RA_ENUM_NAME(fact_names, fact);
 }
 
 void ra_facts_init(struct ra_facts *f) {

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "enum-name.h"
 #include "plan.h"
 
 static const char *const action_names[_RA_ACTION_MAX] = {
@@ -16,7 +17,7 @@ static const char *const action_names[_RA_ACTION_MAX] = {
 };
 
 const char *ra_action_to_string(enum ra_action a) {
-        return a >= 0 && a < _RA_ACTION_MAX ? action_names[a] : "failed";
+        return RA_ENUM_NAME(action_names, a);
 }
 
 enum ra_action ra_action_for_target(const struct ra_facts *f, uint64_t target_kb) {

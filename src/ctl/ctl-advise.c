@@ -427,8 +427,8 @@ static int parse_seconds(const char *s, unsigned *ret) {
         errno = 0;
         unsigned long v = s ? strtoul(s, &end, 10) : 0;
         if (!s || errno || end == s || *end || s[0] == '-' || v < 1 || v > SECONDS_MAX) {
-                fprintf(stderr, "readahead-ctl advise: --time=%s: expected a whole number of seconds from 1 to %u\n",
-                        s ? s : "", SECONDS_MAX);
+                ctl_error("advise", "--time=%s: expected a whole number of seconds from 1 to %u",
+                          s ? s : "", SECONDS_MAX);
                 return -EINVAL;
         }
         *ret = (unsigned) v;
@@ -446,13 +446,13 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
 
         /* Usage first, before anything is looked at. */
         if (o->min || o->max || o->rounds || o->streams) {
-                fprintf(stderr, "readahead-ctl advise: --%s is an option of calibrate only\n", o->given);
+                ctl_error("advise", "--%s is an option of calibrate only", o->given);
                 return EXIT_USAGE;
         }
         if (o->seconds && parse_seconds(o->seconds, &seconds) < 0)
                 return EXIT_USAGE;
         if (o->write && geteuid() != 0) {
-                fprintf(stderr, "readahead-ctl advise: --write needs root: it writes a rule in /etc and applies it\n");
+                ctl_error("advise", "--write needs root: it writes a rule in /etc and applies it");
                 return EXIT_FAILURE_;
         }
 
@@ -463,7 +463,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 for (int i = 0; i < argc; i++) {
                         r = device_find(ctl->udev, ctl->config, argv[i], &w[n].dev);
                         if (r < 0) {
-                                fprintf(stderr, "readahead-ctl advise: %s: %s\n", argv[i], device_find_strerror(r));
+                                ctl_error("advise", "%s: %s", argv[i], device_find_strerror(r));
                                 exit_code = EXIT_FAILURE_;
                                 goto out;
                         }
@@ -472,7 +472,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         } else {
                 r = devices_enumerate(ctl->udev, ctl->config, &list, &n_list);
                 if (r < 0) {
-                        fprintf(stderr, "readahead-ctl advise: cannot list devices: %s\n", strerror(-r));
+                        ctl_error("advise", "cannot list devices: %s", strerror(-r));
                         return EXIT_FAILURE_;
                 }
                 w = calloc(n_list ? n_list : 1, sizeof(*w));
@@ -490,11 +490,11 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         if (o->write && argc > 0)
                 for (size_t i = 0; i < n; i++)
                         if (!w[i].have_id && w[i].dev.facts.kind == RA_KIND_BLOCK) {
-                                fprintf(stderr,
-                                        "readahead-ctl advise: %s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or "
-                                        "DM_UUID) that a rule could use on every boot; run without --write and "
-                                        "add a rule by hand\n",
-                                        w[i].dev.facts.name);
+                                ctl_error("advise",
+                                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or "
+                                          "DM_UUID) that a rule could use on every boot; run without --write and "
+                                          "add a rule by hand",
+                                          w[i].dev.facts.name);
                                 exit_code = EXIT_FAILURE_;
                                 goto out;
                         }
@@ -504,7 +504,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         r = observe(w, n, seconds);
         getrusage(RUSAGE_SELF, &ru1);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl advise: cannot read the counters: %s\n", strerror(-r));
+                ctl_error("advise", "cannot read the counters: %s", strerror(-r));
                 exit_code = EXIT_FAILURE_;
                 goto out;
         }
@@ -520,8 +520,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                         if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
                                 continue;
                         if (!w[i].have_id) {
-                                fprintf(stderr, "readahead-ctl advise: %s has no stable id: not written\n",
-                                        w[i].dev.facts.name);
+                                ctl_error("advise", "%s has no stable id: not written",
+                                          w[i].dev.facts.name);
                                 exit_code = EXIT_FAILURE_;
                         } else if (write_advice(ctl, &w[i]) < 0)
                                 exit_code = EXIT_FAILURE_;
@@ -534,8 +534,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         /* Only root may keep it; the advice printed below stands without. */
         r = advice_records_save(ctl->config->root, records, n_records);
         if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
-                fprintf(stderr, "readahead-ctl advise: cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring\n",
-                        ctl->config->root, strerror(-r));
+                ctl_error("advise", "cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring",
+                          ctl->config->root, strerror(-r));
 
         if (ctl->json) {
                 if (print_json(w, n, seconds, cpu) < 0)
@@ -546,7 +546,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 print_table(w, n, seconds, argc > 0);
         goto out;
 oom:
-        fprintf(stderr, "readahead-ctl advise: out of memory\n");
+        ctl_error("advise", "out of memory");
         exit_code = EXIT_FAILURE_;
 out:
         for (size_t i = 0; i < n; i++)

@@ -151,8 +151,8 @@ static int parse_unsigned(const char *opt, const char *s, unsigned lo, unsigned 
         errno = 0;
         unsigned long v = s ? strtoul(s, &end, 10) : 0;
         if (!s || errno || end == s || *end || s[0] == '-' || v < lo || v > hi) {
-                fprintf(stderr, "readahead-ctl calibrate: %s=%s: expected a whole number from %u to %u\n", opt,
-                        s ? s : "", lo, hi);
+                ctl_error("calibrate", "%s=%s: expected a whole number from %u to %u", opt,
+                          s ? s : "", lo, hi);
                 return -EINVAL;
         }
         *ret = (unsigned) v;
@@ -161,8 +161,8 @@ static int parse_unsigned(const char *opt, const char *s, unsigned lo, unsigned 
 
 static int parse_size_option(const char *opt, const char *s, uint64_t *ret_kb) {
         if (ra_parse_size_kb(s, ret_kb) < 0 || *ret_kb == 0) {
-                fprintf(stderr, "readahead-ctl calibrate: %s=%s: expected a size such as 64K or 4M (at most 1G)\n",
-                        opt, s);
+                ctl_error("calibrate", "%s=%s: expected a size such as 64K or 4M (at most 1G)",
+                          opt, s);
                 return -EINVAL;
         }
         return 0;
@@ -186,21 +186,21 @@ static int make_plan(const struct calibrate_options *o, unsigned page_kb, struct
                 if (kb >= min_kb && p->n_sizes < RA_KNEE_SIZES_MAX)
                         p->sizes_kb[p->n_sizes++] = kb;
         if (p->n_sizes < 2) {
-                fprintf(stderr,
-                        "readahead-ctl calibrate: --min %s to --max %s holds fewer than two powers of two "
-                        "of at least one page (%uK)\n",
-                        ra_format_size_kb(min_kb, a), ra_format_size_kb(max_kb, b), page_kb);
+                ctl_error("calibrate",
+                          "--min %s to --max %s holds fewer than two powers of two "
+                          "of at least one page (%uK)",
+                          ra_format_size_kb(min_kb, a), ra_format_size_kb(max_kb, b), page_kb);
                 return -EINVAL;
         }
         p->seconds = seconds;
         /* step_seconds is one share: the time of the one-stream step */
         p->step_seconds = (double) seconds / (double) (p->rounds * p->n_sizes) / STEP_SHARES;
         if (p->step_seconds < STEP_SECONDS_MIN) {
-                fprintf(stderr,
-                        "readahead-ctl calibrate: --time %u leaves %.2f s for the shortest of %zu steps; give "
-                        "at least %.0f s, fewer --rounds or a narrower --min/--max\n",
-                        seconds, p->step_seconds, (size_t) p->rounds * p->n_sizes * _STEP_MAX,
-                        ceil(STEP_SECONDS_MIN * STEP_SHARES * (double) (p->rounds * p->n_sizes)));
+                ctl_error("calibrate",
+                          "--time %u leaves %.2f s for the shortest of %zu steps; give "
+                          "at least %.0f s, fewer --rounds or a narrower --min/--max",
+                          seconds, p->step_seconds, (size_t) p->rounds * p->n_sizes * _STEP_MAX,
+                          ceil(STEP_SECONDS_MIN * STEP_SHARES * (double) (p->rounds * p->n_sizes)));
                 return -EINVAL;
         }
         return 0;
@@ -213,38 +213,38 @@ static int refuse_device(const struct ctl_device *d) {
         char sz[16];
 
         if (f->kind != RA_KIND_BLOCK) {
-                fprintf(stderr, "readahead-ctl calibrate: %s is a network mount: calibrate measures block "
-                                "devices\n", f->name);
+                ctl_error("calibrate", "%s is a network mount: calibrate measures block "
+                          "devices", f->name);
                 return -EINVAL;
         }
         if (f->class == RA_CLASS_MEMORY) {
-                fprintf(stderr, "readahead-ctl calibrate: %s is a memory device (zram, brd, pmem): "
-                                "readahead would only copy RAM to RAM, there is nothing to calibrate\n", f->name);
+                ctl_error("calibrate", "%s is a memory device (zram, brd, pmem): "
+                          "readahead would only copy RAM to RAM, there is nothing to calibrate", f->name);
                 return -EINVAL;
         }
         if (f->class == RA_CLASS_OPTICAL) {
-                fprintf(stderr, "readahead-ctl calibrate: %s is an optical drive: its firmware reads "
-                                "ahead on its own and a sweep would spin it for many minutes; not calibrated\n",
-                        f->name);
+                ctl_error("calibrate", "%s is an optical drive: its firmware reads "
+                          "ahead on its own and a sweep would spin it for many minutes; not calibrated",
+                          f->name);
                 return -EINVAL;
         }
         if (f->size_bytes == 0) {
-                fprintf(stderr, "readahead-ctl calibrate: %s has size 0 (no medium?)\n", f->name);
+                ctl_error("calibrate", "%s has size 0 (no medium?)", f->name);
                 return -EINVAL;
         }
         if (f->size_bytes < DEVICE_BYTES_MIN) {
-                fprintf(stderr, "readahead-ctl calibrate: %s is too small to measure (%s, at least 64M); "
-                                "the small-device cap decides its value\n",
-                        f->name, format_bytes_short(f->size_bytes, sz));
+                ctl_error("calibrate", "%s is too small to measure (%s, at least 64M); "
+                          "the small-device cap decides its value",
+                          f->name, format_bytes_short(f->size_bytes, sz));
                 return -EINVAL;
         }
         if (!f->attr_path || !f->current_known) {
-                fprintf(stderr, "readahead-ctl calibrate: cannot read read_ahead_kb of %s\n", f->name);
+                ctl_error("calibrate", "cannot read read_ahead_kb of %s", f->name);
                 return -EIO;
         }
         if (strlen(f->attr_path) >= sizeof(restore_path)) {
                 /* the signal handler puts the value back through a copy */
-                fprintf(stderr, "readahead-ctl calibrate: %s: the path of read_ahead_kb is too long\n", f->name);
+                ctl_error("calibrate", "%s: the path of read_ahead_kb is too long", f->name);
                 return -ENAMETOOLONG;
         }
         return 0;
@@ -290,7 +290,7 @@ static int set_read_ahead(const struct calibration *c, uint64_t kb) {
         int r = ra_write_read_ahead(c->f->attr_path, kb, &now_kb);
         if (r < 0) {
                 ra_write_failure_text(failure, sizeof(failure), kb, now_kb, r);
-                fprintf(stderr, "readahead-ctl calibrate: %s: %s\n", c->f->name, failure);
+                ctl_error("calibrate", "%s: %s", c->f->name, failure);
         }
         return r;
 }
@@ -302,19 +302,22 @@ static int check_unchanged(const struct calibration *c, uint64_t kb) {
         if (r < 0)
                 return r;
         if (now_kb != kb) {
-                fprintf(stderr,
-                        "\nreadahead-ctl calibrate: read_ahead_kb of %s changed from %" PRIu64 " to %" PRIu64
-                        " during the measurement (a udev change event, the agent or another tool?); "
-                        "no recommendation\n",
-                        c->f->name, kb, now_kb);
+                fputc('\n', stderr); /* ends the progress line */
+                ctl_error("calibrate",
+                          "read_ahead_kb of %s changed from %" PRIu64 " to %" PRIu64
+                          " during the measurement (a udev change event, the agent or another tool?); "
+                          "no recommendation",
+                          c->f->name, kb, now_kb);
                 return -EBUSY;
         }
         return 0;
 }
 
 static int measure_failed(const struct calibration *c, const char *what, int r) {
-        if (r != -EINTR)
-                fprintf(stderr, "\nreadahead-ctl calibrate: %s: %s failed: %s\n", c->f->name, what, strerror(-r));
+        if (r != -EINTR) {
+                fputc('\n', stderr); /* ends the progress line */
+                ctl_error("calibrate", "%s: %s failed: %s", c->f->name, what, strerror(-r));
+        }
         return r;
 }
 
@@ -550,7 +553,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
         int r, exit_code = EXIT_OK;
 
         if (!c) {
-                fprintf(stderr, "readahead-ctl calibrate: out of memory\n");
+                ctl_error("calibrate", "out of memory");
                 return EXIT_FAILURE_;
         }
         c->f = f;
@@ -567,7 +570,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
         /* Fail now, not after minutes of measuring. */
         int fd = open(c->devnode, O_RDONLY | O_CLOEXEC | O_NOCTTY);
         if (fd < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: cannot open %s read-only: %m\n", c->devnode);
+                ctl_error("calibrate", "cannot open %s read-only: %m", c->devnode);
                 free(c);
                 return EXIT_FAILURE_;
         }
@@ -595,14 +598,14 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
         int sig = atomic_load(&stop_signal);
         catch_stop_signals(NULL, 0, false);
         if (restored < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: could not put read_ahead_kb of %s back to %s\n", f->name,
-                        ra_format_size_kb(c->before_kb, a));
+                ctl_error("calibrate", "could not put read_ahead_kb of %s back to %s", f->name,
+                          ra_format_size_kb(c->before_kb, a));
                 exit_code = EXIT_FAILURE_;
         }
         if (sig) {
-                fprintf(stderr, "readahead-ctl calibrate: interrupted by %s%s%s\n", strsignal(sig),
-                        restored < 0 ? "" : "; read_ahead_kb put back to ",
-                        restored < 0 ? "" : ra_format_size_kb(c->before_kb, a));
+                ctl_error("calibrate", "interrupted by %s%s%s", strsignal(sig),
+                          restored < 0 ? "" : "; read_ahead_kb put back to ",
+                          restored < 0 ? "" : ra_format_size_kb(c->before_kb, a));
                 free(c);
                 return 128 + sig;
         }
@@ -681,16 +684,16 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         if (make_plan(&ctl->calibrate, page >= 1024 ? (unsigned) (page / 1024) : 4, &plan) < 0)
                 return EXIT_USAGE;
         if (geteuid() != 0) {
-                fprintf(stderr, "readahead-ctl calibrate: needs root: it sets read_ahead_kb and reads the "
-                                "device node\n");
+                ctl_error("calibrate", "needs root: it sets read_ahead_kb and reads the "
+                          "device node");
                 return EXIT_FAILURE_;
         }
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl calibrate: %s: %s\n", argv[0],
-                        r == -ENOTBLK  ? "not a whole disk"
-                        : r == -ENOENT ? "no mount at that path"
-                                       : "no such block device");
+                ctl_error("calibrate", "%s: %s", argv[0],
+                          r == -ENOTBLK  ? "not a whole disk"
+                          : r == -ENOENT ? "no mount at that path"
+                          : "no such block device");
                 return EXIT_FAILURE_;
         }
         if (refuse_device(&d) < 0) {
@@ -699,10 +702,10 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         }
         have_id = find_stable_id(&d.facts, &id);
         if (ctl->calibrate.write && !have_id) {
-                fprintf(stderr,
-                        "readahead-ctl calibrate: %s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) "
-                        "that a rule could use on every boot; run without --write and add a rule by hand\n",
-                        d.facts.name);
+                ctl_error("calibrate",
+                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) "
+                          "that a rule could use on every boot; run without --write and add a rule by hand",
+                          d.facts.name);
                 device_done(&d);
                 return EXIT_FAILURE_;
         }

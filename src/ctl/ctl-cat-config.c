@@ -117,7 +117,7 @@ int verb_cat_config(struct ctl *ctl, int argc, char **argv) {
         /* Say so when the active profile itself is missing or masked. */
         char text[RA_PROFILE_NAME_MAX + 96];
         if (ra_config_profile_problem(c, text, sizeof(text)))
-                fprintf(stderr, "readahead-ctl cat-config: %s\n", text);
+                ctl_error("cat-config", "%s", text);
         fflush(stdout);
         return ok ? EXIT_OK : EXIT_FAILURE_;
 }

@@ -290,7 +290,7 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         (void) argc;
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl explain: %s: %s\n", argv[0], device_find_strerror(r));
+                ctl_error("explain", "%s: %s", argv[0], device_find_strerror(r));
                 return EXIT_FAILURE_;
         }
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);

@@ -188,14 +188,14 @@ static int parse_columns(const char *list, struct column_list *ret) {
                 size_t len = strcspn(p, ",");
                 int id = column_by_name(p, len);
                 if (id < 0) {
-                        fprintf(stderr, "readahead-ctl status: unknown column '%.*s'; the columns are:\n",
-                                (int) len, p);
+                        ctl_error("status", "unknown column '%.*s'; the columns are:",
+                                  (int) len, p);
                         for (size_t i = 0; i < _COL_MAX; i++)
                                 fprintf(stderr, "  %-10s %s\n", columns[i].name, columns[i].help);
                         return -EINVAL;
                 }
                 if (l.n >= COLUMNS_MAX) {
-                        fprintf(stderr, "readahead-ctl status: more than %d columns\n", COLUMNS_MAX);
+                        ctl_error("status", "more than %d columns", COLUMNS_MAX);
                         return -EINVAL;
                 }
                 l.ids[l.n++] = (enum column_id) id;
@@ -204,7 +204,7 @@ static int parse_columns(const char *list, struct column_list *ret) {
                         p++;
         }
         if (l.n == 0) {
-                fprintf(stderr, "readahead-ctl status: --output names no column\n");
+                ctl_error("status", "--output names no column");
                 return -EINVAL;
         }
         *ret = l;
@@ -386,7 +386,7 @@ static int print_table(const struct status_options *o, const struct column_list 
         r = scols_print_table(tb);
 out:
         if (r < 0)
-                fprintf(stderr, "readahead-ctl status: cannot print the table: %s\n", strerror(-r));
+                ctl_error("status", "cannot print the table: %s", strerror(-r));
         scols_unref_table(tb);
         free(t.parent);
         return r;
@@ -447,7 +447,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl: cannot list block devices: %s\n", strerror(-r));
+                ctl_error(NULL, "cannot list block devices: %s", strerror(-r));
                 return EXIT_FAILURE_;
         }
         if (!ctl->status.all)

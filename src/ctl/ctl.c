@@ -9,21 +9,72 @@
 #include <unistd.h>
 
 #include "ctl.h"
+#include "output.h"
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, verb_status, "disks and mounts, stacked as a tree: class, facts, target, rule" },
-        { "explain", 1, 1, verb_explain, "DEV: all facts, every rule tried, caps, result" },
-        { "apply", 0, -1, verb_apply, "[DEV...]: decide and write now (root)" },
-        { "check", 0, 0, verb_check, "load all configuration, print every problem" },
-        { "reset", 0, -1, verb_reset, "[DEV...]: put back the kernel's own value (root)" },
-        { "cat-config", 0, 0, verb_cat_config, "every configuration file in effect, in order" },
-        { "calibrate", 1, 1, verb_calibrate, "DEV: measure the device's knee, read-only (root)" },
-        { "advise", 0, -1, verb_advise, "[DEV...]: watch what is read, say raise, lower or keep" },
+        { "status", 0, 0, verb_status, TAKES_JSON | TAKES_PROMETHEUS | TAKES_TABLE | TAKES_ALL,
+          "disks and mounts, stacked as a tree: class, facts, target, rule" },
+        { "explain", 1, 1, verb_explain, TAKES_JSON, "DEV: all facts, every rule tried, caps, result" },
+        { "apply", 0, -1, verb_apply, 0, "[DEV...]: decide and write now (root)" },
+        { "check", 0, 0, verb_check, TAKES_JSON, "load all configuration, print every problem" },
+        { "reset", 0, -1, verb_reset, 0, "[DEV...]: put back the kernel's own value (root)" },
+        { "cat-config", 0, 0, verb_cat_config, 0, "every configuration file in effect, in order" },
+        { "calibrate", 1, 1, verb_calibrate, TAKES_JSON | TAKES_TIME_WRITE | TAKES_MEASURE,
+          "DEV: measure the device's knee, read-only (root)" },
+        { "advise", 0, -1, verb_advise, TAKES_JSON | TAKES_PROMETHEUS | TAKES_TIME_WRITE,
+          "[DEV...]: watch what is read, say raise, lower or keep" },
 };
+
+#define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
+
+/* The group of option letter c, 0 for the options every verb takes. */
+static unsigned option_group(int c) {
+        switch (c) {
+        case 't':
+        case 'w':
+                return TAKES_TIME_WRITE;
+        case 'm':
+        case 'M':
+        case 'u':
+        case 's':
+                return TAKES_MEASURE;
+        case 'o':
+        case 'l':
+        case 'r':
+        case 'n':
+                return TAKES_TABLE;
+        case 'a':
+                return TAKES_ALL;
+        default:
+                return 0;
+        }
+}
+
+/* "status, explain and check": the verbs that take all of the groups in
+ * `takes`, from the table, for the errors that name them. */
+static const char *verbs_taking(unsigned takes, char *buf, size_t size) {
+        size_t n = 0, k = 0, len = 0;
+
+        for (size_t i = 0; i < N_VERBS; i++)
+                if ((verbs[i].takes & takes) == takes)
+                        n++;
+        buf[0] = 0;
+        for (size_t i = 0; i < N_VERBS; i++) {
+                if ((verbs[i].takes & takes) != takes)
+                        continue;
+                const char *sep = k == 0 ? "" : k + 1 == n ? " and " : ", ";
+                int w = snprintf(buf + len, size - len, "%s%s", sep, verbs[i].name);
+                if (w < 0 || (size_t) w >= size - len)
+                        break;
+                len += (size_t) w;
+                k++;
+        }
+        return buf;
+}
 
 static void help(void) {
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
-        for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+        for (size_t i = 0; i < N_VERBS; i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
                "  --json        machine-readable output (status, explain, check, calibrate)\n"
@@ -89,9 +140,9 @@ static void close_stdout(void) {
         if (!failed || errno == EPIPE)
                 return;
         if (errno)
-                fprintf(stderr, "readahead-ctl: write error: %s\n", strerror(errno));
+                ctl_error(NULL, "write error: %s", strerror(errno));
         else
-                fprintf(stderr, "readahead-ctl: write error\n");
+                ctl_error(NULL, "write error");
         _exit(EXIT_FAILURE_);
 }
 
@@ -117,14 +168,16 @@ int main(int argc, char **argv) {
         };
         struct ctl ctl = {};
         const struct verb *verb = NULL;
+        char names[128]; /* verbs_taking() */
         int c, r;
 
         atexit(close_stdout);
         /* GNU getopt moves the verb and its arguments behind the options. */
         while ((c = getopt_long(argc, argv, "o:lrna", opts, NULL)) >= 0) {
-                if (c > 0 && strchr("tmMusw", c) && !ctl.calibrate.given)
+                unsigned group = option_group(c);
+                if ((group & (TAKES_TIME_WRITE | TAKES_MEASURE)) && !ctl.calibrate.given)
                         ctl.calibrate.given = long_option_name(opts, c);
-                if (c > 0 && strchr("olrn", c) && !ctl.status.given)
+                if ((group & TAKES_TABLE) && !ctl.status.given)
                         ctl.status.given = long_option_name(opts, c);
                 switch (c) {
                 case 'j':
@@ -138,8 +191,8 @@ int main(int argc, char **argv) {
                         else if (strcmp(optarg, "prometheus") == 0)
                                 ctl.format = FORMAT_PROMETHEUS;
                         else {
-                                fprintf(stderr, "readahead-ctl: --format: '%s' is not table, json or prometheus\n",
-                                        optarg);
+                                ctl_error(NULL, "--format: '%s' is not table, json or prometheus",
+                                          optarg);
                                 return EXIT_USAGE;
                         }
                         break;
@@ -193,58 +246,60 @@ int main(int argc, char **argv) {
         if (optind >= argc)
                 verb = &verbs[0]; /* like systemctl: no verb means status */
         else {
-                for (size_t i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++)
+                for (size_t i = 0; i < N_VERBS; i++)
                         if (strcmp(argv[optind], verbs[i].name) == 0)
                                 verb = &verbs[i];
                 if (!verb) {
-                        fprintf(stderr, "readahead-ctl: unknown verb '%s' (see --help)\n", argv[optind]);
+                        ctl_error(NULL, "unknown verb '%s' (see --help)", argv[optind]);
                         return EXIT_USAGE;
                 }
                 optind++;
         }
         ctl.json = ctl.format == FORMAT_JSON;
         /* The others print for people only; their output is not a format. */
-        if (ctl.format == FORMAT_JSON && verb->run != verb_status && verb->run != verb_explain &&
-            verb->run != verb_check && verb->run != verb_calibrate && verb->run != verb_advise) {
-                fprintf(stderr, "readahead-ctl %s: --json is for status, explain, check, calibrate and advise only\n",
-                        verb->name);
+        if (ctl.format == FORMAT_JSON && !(verb->takes & TAKES_JSON)) {
+                ctl_error(verb->name, "--json is for %s only", verbs_taking(TAKES_JSON, names, sizeof(names)));
                 return EXIT_USAGE;
         }
-        if (ctl.format == FORMAT_PROMETHEUS && verb->run != verb_status && verb->run != verb_advise) {
-                fprintf(stderr, "readahead-ctl %s: --format=prometheus is for status and advise only\n", verb->name);
+        if (ctl.format == FORMAT_PROMETHEUS && !(verb->takes & TAKES_PROMETHEUS)) {
+                ctl_error(verb->name, "--format=prometheus is for %s only",
+                          verbs_taking(TAKES_PROMETHEUS, names, sizeof(names)));
                 return EXIT_USAGE;
         }
-        if (ctl.status.given && (verb->run != verb_status || ctl.format != FORMAT_TABLE)) {
-                fprintf(stderr, "readahead-ctl %s: --%s is an option of the status table only\n", verb->name,
-                        ctl.status.given);
+        if (ctl.status.given && (!(verb->takes & TAKES_TABLE) || ctl.format != FORMAT_TABLE)) {
+                ctl_error(verb->name, "--%s is an option of the status table only", ctl.status.given);
                 return EXIT_USAGE;
         }
-        if (ctl.status.all && verb->run != verb_status) {
-                fprintf(stderr, "readahead-ctl %s: --all is an option of status only\n", verb->name);
+        if (ctl.status.all && !(verb->takes & TAKES_ALL)) {
+                ctl_error(verb->name, "--all is an option of %s only", verbs_taking(TAKES_ALL, names, sizeof(names)));
                 return EXIT_USAGE;
         }
-        if (ctl.calibrate.given && verb->run != verb_calibrate && verb->run != verb_advise) {
-                /* advise takes --time and --write too, and refuses the rest itself. */
-                bool advise_too = strcmp(ctl.calibrate.given, "time") == 0 || strcmp(ctl.calibrate.given, "write") == 0;
-                fprintf(stderr, "readahead-ctl %s: --%s is an option of %s\n", verb->name, ctl.calibrate.given,
-                        advise_too ? "calibrate and advise" : "calibrate only");
+        /* A verb that takes some of calibrate's options refuses the rest
+         * itself (advise: --min, --max, --rounds, --streams). */
+        if (ctl.calibrate.given && !(verb->takes & (TAKES_TIME_WRITE | TAKES_MEASURE))) {
+                unsigned group = strcmp(ctl.calibrate.given, "time") == 0 || strcmp(ctl.calibrate.given, "write") == 0
+                                         ? TAKES_TIME_WRITE
+                                         : TAKES_MEASURE;
+                /* "calibrate only", but "calibrate and advise" without "only" */
+                bool one = !strstr(verbs_taking(group, names, sizeof(names)), " and ");
+                ctl_error(verb->name, "--%s is an option of %s%s", ctl.calibrate.given, names, one ? " only" : "");
                 return EXIT_USAGE;
         }
         int n_args = argc - optind;
         char **args = argv + optind;
         if (n_args < verb->min_args || (verb->max_args >= 0 && n_args > verb->max_args)) {
-                fprintf(stderr, "readahead-ctl %s: wrong number of arguments (see --help)\n", verb->name);
+                ctl_error(verb->name, "wrong number of arguments (see --help)");
                 return EXIT_USAGE;
         }
 
         r = ra_config_load(ctl.root, &ctl.config);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl: cannot load configuration: %s\n", strerror(-r));
+                ctl_error(NULL, "cannot load configuration: %s", strerror(-r));
                 return EXIT_FAILURE_;
         }
         ctl.udev = udev_new();
         if (!ctl.udev) {
-                fprintf(stderr, "readahead-ctl: out of memory\n");
+                ctl_error(NULL, "out of memory");
                 ra_config_free(ctl.config);
                 return EXIT_FAILURE_;
         }

@@ -45,10 +45,22 @@ struct ctl {
         struct ra_config *config;
 };
 
+/* The options a verb takes besides --root, one bit per group; main refuses
+ * the others before the verb runs, naming the verbs that take them. */
+enum {
+        TAKES_JSON = 1 << 0,       /* --json, --format=json */
+        TAKES_PROMETHEUS = 1 << 1, /* --format=prometheus */
+        TAKES_TABLE = 1 << 2,      /* -o, -l, -r, -n: the status table */
+        TAKES_ALL = 1 << 3,        /* -a */
+        TAKES_TIME_WRITE = 1 << 4, /* --time, --write */
+        TAKES_MEASURE = 1 << 5,    /* --min, --max, --rounds, --streams */
+};
+
 struct verb {
         const char *name;
         int min_args, max_args; /* max_args < 0: any number */
         int (*run)(struct ctl *ctl, int argc, char **argv);
+        unsigned takes; /* TAKES_* */
         const char *help;
 };
 

@@ -11,6 +11,7 @@
 #include "devices.h"
 #include "dropin.h"
 #include "gather.h"
+#include "output.h"
 #include "size.h"
 #include "write-read-ahead.h"
 #include "write.h"
@@ -92,15 +93,15 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
                  cfg->agent.profile, order, section);
         r = mkdir_parents(path);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl %s: cannot create the directory of %s: %s\n", verb, path,
-                        strerror(-r));
+                ctl_error(verb, "cannot create the directory of %s: %s", path,
+                          strerror(-r));
                 return r;
         }
         snprintf(tmp, sizeof(tmp), "%s.%d~", path, (int) getpid());
         fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
         if (fd < 0) {
                 r = -errno;
-                fprintf(stderr, "readahead-ctl %s: cannot create %s: %s\n", verb, tmp, strerror(-r));
+                ctl_error(verb, "cannot create %s: %s", tmp, strerror(-r));
                 return r;
         }
         FILE *out = fdopen(fd, "w");
@@ -129,7 +130,7 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         if (r == 0 && rename(tmp, path) < 0)
                 r = -errno;
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl %s: cannot write %s: %s\n", verb, path, strerror(-r));
+                ctl_error(verb, "cannot write %s: %s", path, strerror(-r));
                 unlink(tmp);
         }
         return r;
@@ -142,7 +143,7 @@ int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char
         int r = ra_config_load(ctl->root, &cfg);
 
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl %s: cannot load configuration: %s\n", verb, strerror(-r));
+                ctl_error(verb, "cannot load configuration: %s", strerror(-r));
                 return r;
         }
         for (size_t i = 0; i < cfg->n_diags; i++)
@@ -154,22 +155,22 @@ int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char
                 }
         if (r < 0) {
                 unlink(path);
-                fprintf(stderr, "readahead-ctl %s: removed %s again\n", verb, path);
+                ctl_error(verb, "removed %s again", path);
                 ra_config_free(cfg);
                 return r;
         }
         r = device_find(ctl->udev, cfg, name, &d);
         if (r < 0) {
-                fprintf(stderr, "readahead-ctl %s: %s vanished: %s\n", verb, name, strerror(-r));
+                ctl_error(verb, "%s vanished: %s", name, strerror(-r));
                 ra_config_free(cfg);
                 return r;
         }
         const struct ra_rule *rule = d.plan.decision.rule;
         if (!rule || strcmp(rule->file, path) != 0 || strcmp(rule->section, section) != 0) {
-                fprintf(stderr,
-                        "readahead-ctl %s: wrote %s, but %s decides %s (it comes later, or the "
-                        "profile is masked); see readahead-ctl explain %s\n",
-                        verb, path, d.plan.rule[0] ? d.plan.rule : "no rule", name, name);
+                ctl_error(verb,
+                          "wrote %s, but %s decides %s (it comes later, or the "
+                          "profile is masked); see readahead-ctl explain %s",
+                          path, d.plan.rule[0] ? d.plan.rule : "no rule", name, name);
                 r = -EEXIST;
         } else
                 r = apply_device(&d) == WRITE_OK ? 0 : -EIO;

@@ -130,7 +130,7 @@ int json_finish(struct json *j) {
         int r = 0;
 
         if (j->failed || !j->root || j->depth != 0) {
-                fprintf(stderr, "readahead-ctl: cannot build the JSON output: out of memory\n");
+                ctl_error(NULL, "cannot build the JSON output: out of memory");
                 r = -ENOMEM;
         } else {
                 const char *text = json_object_to_json_string_ext(
@@ -140,7 +140,7 @@ int json_finish(struct json *j) {
                         fputs(text, j->f);
                         fputc('\n', j->f);
                 } else {
-                        fprintf(stderr, "readahead-ctl: cannot print the JSON output: out of memory\n");
+                        ctl_error(NULL, "cannot print the JSON output: out of memory");
                         r = -ENOMEM;
                 }
         }
@@ -149,6 +149,33 @@ int json_finish(struct json *j) {
         j->depth = 0;
         j->failed = false;
         return r;
+}
+
+void ctl_error(const char *verb, const char *fmt, ...) {
+               char small[512], *text = small;
+               va_list ap;
+               
+               /* %m in fmt reads errno: nothing here may change it before vsnprintf */
+               va_start(ap, fmt);
+        int n = vsnprintf(small, sizeof(small), fmt, ap);
+        va_end(ap);
+        if (n < 0)
+                return;
+        if ((size_t) n >= sizeof(small)) {
+                int saved = errno;
+                text = malloc((size_t) n + 1);
+                errno = saved;
+                if (!text)
+                        text = small; /* cut rather than lost */
+                else {
+                        va_start(ap, fmt);
+                        vsnprintf(text, (size_t) n + 1, fmt, ap);
+                        va_end(ap);
+                }
+        }
+        fprintf(stderr, "readahead-ctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", text);
+        if (text != small)
+                free(text);
 }
 
 void fprintf_people(FILE *f, const char *fmt, ...) {

@@ -46,3 +46,10 @@ const char *format_bytes_short(uint64_t bytes, char buf[static 16]);
 
 /* A paragraph for people on stdout, wrapped at 79 columns at its blanks. */
 void print_wrapped(const char *text);
+
+/*
+ * The one way readahead-ctl reports an error: "readahead-ctl VERB: TEXT" on
+ * stderr, or "readahead-ctl: TEXT" when verb is NULL; the newline is added
+ * here. Printed with one write, as the fprintf() it replaces.
+ */
+void ctl_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -29,12 +29,12 @@ enum write_result carry_out_write(const char *verb, const struct ra_facts *f, en
         }
         int r = ra_write_read_ahead(f->attr_path, target_kb, &now_kb);
         if (r == -EACCES || r == -EPERM) {
-                fprintf(stderr, "readahead-ctl %s: %s: permission denied: run as root\n", verb, f->name);
+                ctl_error(verb, "%s: permission denied: run as root", f->name);
                 return WRITE_DENIED;
         }
         if (r < 0) {
                 ra_write_failure_text(failure, sizeof(failure), target_kb, now_kb, r);
-                fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, f->name, failure);
+                ctl_error(verb, "%s: %s", f->name, failure);
                 return WRITE_FAILED;
         }
         fprintf_people(stdout, "%-10s %s -> %s (%s)", f->name,
@@ -54,7 +54,7 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 size_t n = 0;
                 int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
                 if (r < 0) {
-                        fprintf(stderr, "readahead-ctl %s: cannot list devices: %s\n", verb, strerror(-r));
+                        ctl_error(verb, "cannot list devices: %s", strerror(-r));
                         return EXIT_FAILURE_;
                 }
                 for (size_t i = 0; i < n && res != WRITE_DENIED; i++) {
@@ -69,7 +69,7 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 struct ctl_device d;
                 int r = device_find(ctl->udev, ctl->config, argv[i], &d);
                 if (r < 0) {
-                        fprintf(stderr, "readahead-ctl %s: %s: %s\n", verb, argv[i], device_find_strerror(r));
+                        ctl_error(verb, "%s: %s", argv[i], device_find_strerror(r));
                         ok = false;
                         continue;
                 }
