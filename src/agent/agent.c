@@ -110,11 +110,8 @@ out:
 }
 
 void config_load_failed(const char *name, int error) {
-        char msg[RA_NAME_MAX + 128];
-
-        snprintf(msg, sizeof(msg), "%s: cannot load the configuration: %s; read_ahead_kb left alone", name,
-                 strerror(-error));
-        ra_journal_send(LOG_ERR, msg, NULL, 0);
+        agent_log(LOG_ERR, NULL, 0, "%s: cannot load the configuration: %s; read_ahead_kb left alone", name,
+                  strerror(-error));
         printf("READAHEAD_RESULT=failed\n");
 }
 
