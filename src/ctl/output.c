@@ -151,53 +151,54 @@ int json_finish(struct json *j) {
         return r;
 }
 
-void ctl_error(const char *verb, const char *fmt, ...) {
-               char small[512], *text = small;
-               va_list ap;
-               
-               /* %m in fmt reads errno: nothing here may change it before vsnprintf */
-               va_start(ap, fmt);
-        int n = vsnprintf(small, sizeof(small), fmt, ap);
-        va_end(ap);
+/* fmt with ap in small (size bytes) when it fits, else in an allocation the
+ * caller frees when the result is not small; cut to small when memory runs
+ * out. NULL for a format error. errno is kept for a %m in fmt. */
+static char *vformat(char *small, size_t size, const char *fmt, va_list ap) {
+        va_list again;
+        char *text = small;
+
+        va_copy(again, ap);
+        int n = vsnprintf(small, size, fmt, ap);
         if (n < 0)
-                return;
-        if ((size_t) n >= sizeof(small)) {
+                text = NULL;
+        else if ((size_t) n >= size) {
                 int saved = errno;
-                text = malloc((size_t) n + 1);
+                char *big = malloc((size_t) n + 1);
                 errno = saved;
-                if (!text)
-                        text = small; /* cut rather than lost */
-                else {
-                        va_start(ap, fmt);
-                        vsnprintf(text, (size_t) n + 1, fmt, ap);
-                        va_end(ap);
+                if (big) {
+                        vsnprintf(big, (size_t) n + 1, fmt, again);
+                        text = big;
                 }
         }
+        va_end(again);
+        return text;
+}
+
+void ctl_error(const char *verb, const char *fmt, ...) {
+        char small[512], *text;
+        va_list ap;
+
+        va_start(ap, fmt);
+        text = vformat(small, sizeof(small), fmt, ap);
+        va_end(ap);
+        if (!text)
+                return;
         fprintf(stderr, "readahead-ctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", text);
         if (text != small)
                 free(text);
 }
 
 void fprintf_people(FILE *f, const char *fmt, ...) {
-        char small[512], *text = small;
+        char small[512], *text;
         va_list ap;
 
         va_start(ap, fmt);
-        int n = vsnprintf(small, sizeof(small), fmt, ap);
+        text = vformat(small, sizeof(small), fmt, ap);
         va_end(ap);
-        if (n < 0)
+        if (!text)
                 return;
-        if ((size_t) n >= sizeof(small)) {
-                text = malloc((size_t) n + 1);
-                if (!text) {
-                        ra_fputs_people(f, small); /* cut, but never raw */
-                        return;
-                }
-                va_start(ap, fmt);
-                vsnprintf(text, (size_t) n + 1, fmt, ap);
-                va_end(ap);
-        }
-        ra_fputs_people(f, text);
+        ra_fputs_people(f, text); /* cut when memory ran out, but never raw */
         if (text != small)
                 free(text);
 }

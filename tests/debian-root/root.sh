@@ -26,13 +26,9 @@ cache=${RA_ROOT_CACHE:-/var/cache/readahead-agent/root}
 # shellcheck source=tests/lib/cache.sh
 . "$src/tests/lib/cache.sh"
 
-log() { printf '# debian-root %s: %s\n' "$suite" "$*" >&2; }
-die() { printf 'FAIL: debian-root %s: %s\n' "$suite" "$*" >&2; exit 1; }
-skip() {
-        [ -z "${CI:-}" ] || die "$* (CI is set: the Debian $suite root must be built)"
-        printf 'SKIP: debian-root %s: %s\n' "$suite" "$*" >&2
-        exit 77
-}
+# shellcheck source=tests/lib/lab.sh
+. "$src/tests/lib/lab.sh"
+ra_lab_name "debian-root $suite" "the Debian $suite root"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap --mode=root, chroot)"
 for t in mmdebstrap apt-get sha256sum flock; do

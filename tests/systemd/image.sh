@@ -35,13 +35,9 @@ cache=${RA_SYSTEMD_CACHE:-/var/cache/readahead-agent/systemd}
 # shellcheck source=tests/lib/cache.sh
 . "$src/tests/lib/cache.sh"
 
-log() { printf '# systemd image %s: %s\n' "$suite" "$*" >&2; }
-die() { printf 'FAIL: systemd image %s: %s\n' "$suite" "$*" >&2; exit 1; }
-skip() {
-        [ -z "${CI:-}" ] || die "$* (CI is set: the systemd lab must run)"
-        printf 'SKIP: systemd image %s: %s\n' "$suite" "$*" >&2
-        exit 77
-}
+# shellcheck source=tests/lib/lab.sh
+. "$src/tests/lib/lab.sh"
+ra_lab_name "systemd image $suite" "the systemd lab"
 
 # A booted Debian machine as users run it, plus what the lab's checks need:
 # an NFS server to mount from itself, btrfs for a filesystem bdi, jq to read

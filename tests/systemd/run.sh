@@ -38,13 +38,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 name=systemd-$suite
 
-log() { printf '# %s: %s\n' "$name" "$*" >&2; }
-die() { printf 'FAIL: %s: %s\n' "$name" "$*" >&2; exit 1; }
-skip() {
-        [ -z "${CI:-}" ] || die "$* (CI is set: the systemd lab must run)"
-        printf 'SKIP: %s: %s\n' "$name" "$*" >&2
-        exit 77
-}
+# shellcheck source=tests/lib/lab.sh
+. "$src/tests/lib/lab.sh"
+ra_lab_name "$name" "the systemd lab"
 
 case $suite in
 bookworm) suspend=s3 ;;

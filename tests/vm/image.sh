@@ -36,15 +36,9 @@ guest_modules=(virtio_pci virtio_blk virtio_rng 9pnet_virtio 9p loop raid0 raid1
         dm_mod dm_crypt nfs nfsv3 nfsv4 nfsd)
 guest_module_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
 
-log() { printf '# vm image: %s\n' "$*" >&2; }
-die() { printf 'FAIL: vm image: %s\n' "$*" >&2; exit 1; }
-skip() {
-        if [ -n "${CI:-}" ]; then
-                die "$* (CI is set: the VM tests must run)"
-        fi
-        printf 'SKIP: vm image: %s\n' "$*" >&2
-        exit 77
-}
+# shellcheck source=tests/lib/lab.sh
+. "$here/../lib/lab.sh"
+ra_lab_name "vm image" "the VM tests"
 
 [ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap, device nodes in the image)"
 for t in mmdebstrap apt-get dpkg-deb depmod modprobe cpio python3 sha256sum flock; do

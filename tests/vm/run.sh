@@ -35,15 +35,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=${RA_SOURCE_DIR:-$(cd "$here/../.." && pwd)}
 name=vm-${test_name%.sh}
 
-log() { printf '# %s: %s\n' "$name" "$*" >&2; }
-die() { printf 'FAIL: %s: %s\n' "$name" "$*" >&2; exit 1; }
-skip() {
-        if [ -n "${CI:-}" ]; then
-                die "$* (CI is set: the VM tests must run)"
-        fi
-        printf 'SKIP: %s: %s\n' "$name" "$*" >&2
-        exit 77
-}
+# shellcheck source=tests/lib/lab.sh
+. "$here/../lib/lab.sh"
+ra_lab_name "$name" "the VM tests"
 
 [ -n "${RA_BUILD_DIR:-}" ] || die "RA_BUILD_DIR is not set (run through ctest)"
 [ -r "$src/tests/vm/guest/$test_name" ] || die "no guest test $src/tests/vm/guest/$test_name"
