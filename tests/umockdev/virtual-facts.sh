@@ -9,15 +9,9 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/umockdev-case.sh"
 
-command -v umockdev-run >/dev/null ||
-        ra_umock_missing umockdev "umockdev-run not found (install the umockdev package)"
-for v in RA_TESTROOT RA_CTL; do
-        [ -n "${!v:-}" ] || { echo "ERROR: $v is not set (run through ctest)" >&2; exit 2; }
-done
-case ${ASAN_OPTIONS:-} in
-*verify_asan_link_order*) ;;
-*) export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 ;;
-esac
+ra_umock_require umockdev
+# ASan must tolerate umockdev's preload library loading before it.
+export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
 fails=0
 # row TREE EXPECTED: the disk's row (bdis of the host's mounts left out).
