@@ -1,5 +1,5 @@
 #!/bin/bash
-# Sets up readahead-agent from source on Debian 12 (as root): installs the
+# Sets up readahead-agent from source on Debian 12 or 13 (as root): installs the
 # build dependencies, builds, installs under /usr, applies the profile to the
 # disks present now, and shows the result.
 set -euo pipefail

@@ -1,6 +1,8 @@
 #!/bin/bash
 # Installs what building (and, with --test, testing) readahead-agent needs on
-# Debian 12. Safe to run again.
+# Debian 12 or 13. Packages are named as every release names them (clang's
+# runtime as libclang-rt-dev, not libclang-rt-14-dev), so tests/debian-root
+# proves the list on Debian 13. Safe to run again.
 set -euo pipefail
 
 build_deps=(build-essential cmake pkg-config libudev-dev libsystemd-dev libblkid-dev libinih-dev libsmartcols-dev libjson-c-dev udev scdoc)
