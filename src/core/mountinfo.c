@@ -58,24 +58,39 @@ static const char *decode(const char *p, const char *end, char **out) {
 
 /* The superblock's MAJ:MIN, the third field. Returns where the field ends,
  * NULL for a malformed line. */
+/* A number as the kernel writes it ("%u"): digits only, no sign, no leading
+ * zero, at most max. */
+static bool parse_decimal(const char *s, const char *e, unsigned long max, unsigned long *ret) {
+        unsigned long v = 0;
+
+        if (s == e || (*s == '0' && e - s > 1))
+                return false;
+        for (; s < e; s++) {
+                if (*s < '0' || *s > '9')
+                        return false;
+                v = v * 10 + (unsigned long) (*s - '0');
+                if (v > max)
+                        return false;
+        }
+        *ret = v;
+        return true;
+}
+
+/* The third field, the superblock as the kernel writes it, "%u:%u"; any
+ * other text (a sign, a leading zero, a NUL) is a line it did not write.
+ * So a field holds one device in one spelling, and a lookup by major:minor
+ * may compare the text (dev_field_is()) and see what a full parse sees. */
 static const char *parse_dev(const char *p, const char *end, unsigned *ret_major,
                              unsigned *ret_minor) {
-        const char *f;
-        char num[24], *ep;
+        const char *f, *colon;
+        unsigned long maj, min;
 
         /* mount id, parent id */
         if (!(p = next_raw(p, end, &f)) || !(p = next_raw(p, end, &f)))
                 return NULL;
-        if (!(p = next_raw(p, end, &f)) || (size_t) (p - f) >= sizeof(num))
+        if (!(p = next_raw(p, end, &f)) || !(colon = memchr(f, ':', (size_t) (p - f))))
                 return NULL;
-        memcpy(num, f, (size_t) (p - f));
-        num[p - f] = 0;
-        unsigned long maj = strtoul(num, &ep, 10);
-        if (ep == num || *ep != ':')
-                return NULL;
-        char *mi = ep + 1;
-        unsigned long min = strtoul(mi, &ep, 10);
-        if (ep == mi || *ep != 0 || maj > 0xfff || min > 0xfffff)
+        if (!parse_decimal(f, colon, 0xfff, &maj) || !parse_decimal(colon + 1, p, 0xfffff, &min))
                 return NULL;
         *ret_major = (unsigned) maj;
         *ret_minor = (unsigned) min;

@@ -88,12 +88,18 @@ static void test_find_respects_length(void)
         ra_mount_done(&m);
 }
 
+static int count_cb(const struct ra_mount *m, void *userdata);
+
 static void test_malformed_lines_skipped(void)
 {
         static const char text[] =
                 "36 22 0:60 / /a rw shared:1 nfs4 srv:/x rw\n"          /* no " - " */
                 "36 22 0:60 / /b rw - nfs4\n"                           /* too short */
                 "36 22 zz:60 / /c rw - nfs4 srv:/x rw\n"                /* bad device */
+                "36 22 00:60 / /e rw - nfs4 srv:/x rw\n"                /* not as the kernel writes it: */
+                "36 22 0:060 / /f rw - nfs4 srv:/x rw\n"                /* leading zeros, a sign, */
+                "36 22 +0:60 / /g rw - nfs4 srv:/x rw\n"                /* a NUL in the field */
+                "36 22 0:60\0- / /h rw - nfs4 srv:/x rw\n"
                 "\n"
                 "36 22 0:60 / /d rw - nfs4 srv:/x rw,rsize=65536\n";   /* the good one */
         struct ra_mount m = { 0 };
@@ -102,6 +108,10 @@ static void test_malformed_lines_skipped(void)
         CHECK_STR("/d", m.mount_point);
         CHECK_INT(1, m.n_mount_points);
         ra_mount_done(&m);
+        /* A walk over every line sees what a lookup sees: the good one only. */
+        unsigned n = 0;
+        CHECK_INT(0, ra_mountinfo_foreach(text, sizeof(text) - 1, count_cb, &n));
+        CHECK_INT(1, n);
 }
 
 static int count_cb(const struct ra_mount *m, void *userdata)
