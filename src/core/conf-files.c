@@ -180,7 +180,8 @@ static int cmp_str(const void *a, const void *b) {
         return strcmp(*(char *const *) a, *(char *const *) b);
 }
 
-static void strv_free(char **names, size_t n) {
+/* n names, any of them NULL (a strdup() that failed). */
+static void free_names(char **names, size_t n) {
         for (size_t i = 0; i < n; i++)
                 free(names[i]);
         free(names);
@@ -203,7 +204,7 @@ static int list_dir(const char *dir, char ***names, size_t *n) {
                         seen = strcmp((*names)[i], de->d_name) == 0;
                 if (seen)
                         continue;
-                /* A slot that strdup() cannot fill stays NULL: strv_free() takes it. */
+                /* A slot that strdup() cannot fill stays NULL: free_names() takes it. */
                 char **slot = ra_config_append((void **) names, n, SIZE_MAX, sizeof(char *));
                 if (!slot || !(*slot = strdup(de->d_name)))
                         r = -ENOMEM;
@@ -222,7 +223,7 @@ static int list_dropins(struct ra_config *c, const char *rel, char ***ret, size_
                 if (!join(path, sizeof(path), c->root, *dir, rel, ".d"))
                         continue; /* ra_conf_files_read() already said the root is too long */
                 if (list_dir(path, &names, &n) < 0) {
-                        strv_free(names, n);
+                        free_names(names, n);
                         return -ENOMEM;
                 }
         }
@@ -256,6 +257,6 @@ int ra_conf_files_read_dropins(struct ra_config *c, const char *rel, ra_conf_par
                 }
                 r = ra_conf_files_read(c, drel, true, parse, userdata);
         }
-        strv_free(names, n);
+        free_names(names, n);
         return r < 0 ? r : 0;
 }
