@@ -6,9 +6,11 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 scripts/install-deps.sh
-cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$(nproc)"
-cmake --install build
+# A build directory of its own: a contributor's build/ may hold a sanitizer
+# or /usr/local configuration that must not be what lands in /usr.
+cmake -S . -B build-setup -DCMAKE_INSTALL_PREFIX=/usr -DCMAKE_BUILD_TYPE=RelWithDebInfo -DRA_SANITIZE=OFF
+cmake --build build-setup -j"$(nproc)"
+cmake --install build-setup
 
 if udevadm control --ping 2>/dev/null; then
         # The installed rule takes effect for new events; replay the disks we

@@ -108,10 +108,14 @@ ra_traps cleanup
 
 # A source install (setup.sh: cmake --install to /usr) would be overwritten,
 # then purged: set it aside while the package is tested, put it back after.
+# One below /usr/local is set aside too: udev reads /usr/local/lib/udev's
+# rules before the package's, so its rule would decide the package's events.
 source_stash=""
 source_files=()
 for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-agent \
         /lib/udev/rules.d/99-readahead-agent.rules /usr/lib/udev/rules.d/99-readahead-agent.rules \
+        /usr/local/lib/udev/rules.d/99-readahead-agent.rules /usr/local/bin/readahead-ctl \
+        /usr/local/libexec/readahead-agent /usr/local/lib/readahead-agent \
         /lib/systemd/system/readahead-agent-bdi@.service /usr/lib/systemd/system/readahead-agent-bdi@.service \
         /usr/share/man/man8/readahead-ctl.8 /usr/share/man/man8/readahead-agent.8 \
         /usr/share/man/man5/readahead.conf.5 /usr/share/bash-completion/completions/readahead-ctl; do
