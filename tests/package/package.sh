@@ -117,6 +117,9 @@ for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-
         /usr/local/lib/udev/rules.d/99-readahead-agent.rules /usr/local/bin/readahead-ctl \
         /usr/local/libexec/readahead-agent /usr/local/lib/readahead-agent \
         /lib/systemd/system/readahead-agent-bdi@.service /usr/lib/systemd/system/readahead-agent-bdi@.service \
+        /lib/systemd/system-sleep/readahead-agent /usr/lib/systemd/system-sleep/readahead-agent \
+        /lib/elogind/system-sleep/readahead-agent /usr/lib/elogind/system-sleep/readahead-agent \
+        /usr/local/lib/systemd/system/readahead-agent-bdi@.service /usr/local/lib/systemd/system-sleep/readahead-agent \
         /usr/share/man/man8/readahead-ctl.8 /usr/share/man/man8/readahead-agent.8 \
         /usr/share/man/man5/readahead.conf.5 /usr/share/bash-completion/completions/readahead-ctl; do
         [ -e "$f" ] || continue
@@ -153,6 +156,12 @@ deb=$tmp/build/${PKG}_${version}_${arch}.deb
 changes=$tmp/build/${PKG}_${version}_${arch}.changes
 [ -f "$deb" ] || ra_fail "no $deb after the build"
 ra_log "built $(basename "$deb")"
+# dpkg would overwrite, and purge remove, any file of the package that is
+# still there: a source install's file the list above missed.
+while read -r f; do
+        f=${f#.}
+        [ -d "$f" ] || [ ! -e "$f" ] || ra_fail "$f (a source install's?) is still there: the package would overwrite it; set it aside with the others"
+done < <(dpkg-deb --fsys-tarfile "$deb" | tar -t)
 
 # ---- 2. lintian ------------------------------------------------------------
 
