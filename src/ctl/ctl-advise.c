@@ -31,6 +31,39 @@
 #include "size.h"
 #include "text.h"
 
+/* The options of advise, as given. */
+struct advise_options {
+        const char *seconds;
+        bool write;
+};
+
+static struct advise_options options;
+
+enum {
+        ARG_TIME = 0x100,
+        ARG_WRITE,
+};
+
+const struct option verb_advise_options[] = {
+        { "time", required_argument, NULL, ARG_TIME },
+        { "write", no_argument, NULL, ARG_WRITE },
+        {},
+};
+
+int verb_advise_parse(struct ctl *ctl, int argc, char **argv) {
+        int c;
+
+        while ((c = ctl_getopt(ctl, argc, argv)) >= 0) {
+                if (c == ARG_TIME)
+                        options.seconds = optarg;
+                else if (c == ARG_WRITE)
+                        options.write = true;
+                else
+                        return -1;
+        }
+        return optind;
+}
+
 #define DEFAULT_SECONDS 30
 #define SECONDS_MAX (24 * 3600)
 #define SAMPLE_SECONDS 1.0
@@ -436,7 +469,7 @@ static int parse_seconds(const char *s, unsigned *ret) {
 }
 
 int verb_advise(struct ctl *ctl, int argc, char **argv) {
-        const struct calibrate_options *o = &ctl->calibrate;
+        const struct advise_options *o = &options;
         unsigned seconds = DEFAULT_SECONDS;
         struct watched *w = NULL;
         struct ctl_device *list = NULL;
@@ -445,10 +478,6 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         int r, exit_code = EXIT_OK;
 
         /* Usage first, before anything is looked at. */
-        if (o->min || o->max || o->rounds || o->streams) {
-                ctl_error("advise", "--%s is an option of calibrate only", o->given);
-                return EXIT_USAGE;
-        }
         if (o->seconds && parse_seconds(o->seconds, &seconds) < 0)
                 return EXIT_USAGE;
         if (o->write && geteuid() != 0) {

@@ -37,6 +37,62 @@
 #include "write-read-ahead.h"
 #include "write.h"
 
+/* The options of calibrate, as given: make_plan() checks them. */
+struct calibrate_options {
+        const char *seconds, *min, *max, *rounds, *streams;
+        bool write;
+};
+
+static struct calibrate_options options;
+
+enum {
+        ARG_TIME = 0x100,
+        ARG_MIN,
+        ARG_MAX,
+        ARG_ROUNDS,
+        ARG_STREAMS,
+        ARG_WRITE,
+};
+
+const struct option verb_calibrate_options[] = {
+        { "time", required_argument, NULL, ARG_TIME },
+        { "min", required_argument, NULL, ARG_MIN },
+        { "max", required_argument, NULL, ARG_MAX },
+        { "rounds", required_argument, NULL, ARG_ROUNDS },
+        { "streams", required_argument, NULL, ARG_STREAMS },
+        { "write", no_argument, NULL, ARG_WRITE },
+        {},
+};
+
+int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv) {
+        int c;
+
+        while ((c = ctl_getopt(ctl, argc, argv)) >= 0)
+                switch (c) {
+                case ARG_TIME:
+                        options.seconds = optarg;
+                        break;
+                case ARG_MIN:
+                        options.min = optarg;
+                        break;
+                case ARG_MAX:
+                        options.max = optarg;
+                        break;
+                case ARG_ROUNDS:
+                        options.rounds = optarg;
+                        break;
+                case ARG_STREAMS:
+                        options.streams = optarg;
+                        break;
+                case ARG_WRITE:
+                        options.write = true;
+                        break;
+                default:
+                        return -1;
+                }
+        return optind;
+}
+
 #define DEFAULT_MIN_KB 16
 #define DEFAULT_MAX_KB (16 * 1024)
 #define DEFAULT_SECONDS 120
@@ -639,7 +695,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
         if (!c->knee_kb)
                 exit_code = EXIT_FAILURE_;
 
-        if (ctl->calibrate.write && c->knee_kb && exit_code == EXIT_OK) {
+        if (options.write && c->knee_kb && exit_code == EXIT_OK) {
                 char comment[512];
                 dropin_comment(c, comment, sizeof(comment));
                 r = dropin_write(ctl, "calibrate", 80, id, comment, c->knee_kb, section, sizeof(section), written,
@@ -681,7 +737,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
          * page size is the one gather gives every device. */
         long page = sysconf(_SC_PAGESIZE);
         struct plan plan;
-        if (make_plan(&ctl->calibrate, page >= 1024 ? (unsigned) (page / 1024) : 4, &plan) < 0)
+        if (make_plan(&options, page >= 1024 ? (unsigned) (page / 1024) : 4, &plan) < 0)
                 return EXIT_USAGE;
         if (geteuid() != 0) {
                 ctl_error("calibrate", "needs root: it sets read_ahead_kb and reads the "
@@ -701,7 +757,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_FAILURE_;
         }
         have_id = find_stable_id(&d.facts, &id);
-        if (ctl->calibrate.write && !have_id) {
+        if (options.write && !have_id) {
                 ctl_error("calibrate",
                           "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) "
                           "that a rule could use on every boot; run without --write and add a rule by hand",

@@ -21,6 +21,69 @@
 #include "systemd.h"
 #include "text.h"
 
+/* The options of status, as given (the columns are checked when the table
+ * is made). */
+struct status_options {
+        const char *output; /* -o: column names, comma-separated; "+LIST" adds to the default */
+        bool raw, noheadings, list;
+        bool all;        /* -a: also disks without media (size 0), in every format */
+        int table_given; /* the first option of the table given, for errors */
+};
+
+static struct status_options options;
+
+const struct option verb_status_options[] = {
+        { "output", required_argument, NULL, 'o' },
+        { "list", no_argument, NULL, 'l' },
+        { "raw", no_argument, NULL, 'r' },
+        { "noheadings", no_argument, NULL, 'n' },
+        { "all", no_argument, NULL, 'a' },
+        {},
+};
+
+bool verb_status_table_option(const char *option) {
+        for (const struct option *o = verb_status_options; o->name; o++)
+                if (strcmp(o->name, option) == 0)
+                        return o->val != 'a';
+        return false;
+}
+
+int verb_status_parse(struct ctl *ctl, int argc, char **argv) {
+        int c;
+
+        while ((c = ctl_getopt(ctl, argc, argv)) >= 0) {
+                switch (c) {
+                case 'o':
+                        options.output = optarg;
+                        break;
+                case 'l':
+                        options.list = true;
+                        break;
+                case 'r':
+                        options.raw = true;
+                        break;
+                case 'n':
+                        options.noheadings = true;
+                        break;
+                case 'a':
+                        options.all = true;
+                        continue; /* in every format */
+                default:
+                        return -1;
+                }
+                if (!options.table_given)
+                        options.table_given = c;
+        }
+        if (options.table_given && ctl->format != FORMAT_TABLE) {
+                const struct option *o = verb_status_options;
+                while (o->val != options.table_given)
+                        o++;
+                ctl_refuse_option("status", o->name);
+                return -1;
+        }
+        return optind;
+}
+
 bool device_drifts(const struct ctl_device *d) {
         return ra_plan_has_target(&d->plan) && d->facts.current_known &&
                d->facts.current_kb != d->plan.decision.target_kb;
@@ -443,14 +506,14 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
 
         (void) argc;
         (void) argv;
-        if (ctl->format == FORMAT_TABLE && parse_columns(ctl->status.output, &cols) < 0)
+        if (ctl->format == FORMAT_TABLE && parse_columns(options.output, &cols) < 0)
                 return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
                 ctl_error(NULL, "cannot list block devices: %s", strerror(-r));
                 return EXIT_FAILURE_;
         }
-        if (!ctl->status.all)
+        if (!options.all)
                 n = drop_empty(list, n);
         cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
 
@@ -486,7 +549,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                         r = -ENOMEM;
         } else {
                 char mem[16], cap[24];
-                bool any_drift = false, only_table = ctl->status.raw || ctl->status.noheadings;
+                bool any_drift = false, only_table = options.raw || options.noheadings;
 
                 if (!only_table) {
                         printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
@@ -498,7 +561,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                         printf("\n");
                 }
                 fflush(stdout);
-                r = print_table(&ctl->status, &cols, list, n);
+                r = print_table(&options, &cols, list, n);
                 for (size_t i = 0; i < n; i++)
                         any_drift |= device_drifts(&list[i]);
                 if (!only_table) {

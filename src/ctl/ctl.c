@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* readahead-ctl: show, explain, apply and check readahead decisions. */
+#include <assert.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -12,55 +13,67 @@
 #include "output.h"
 
 static const struct verb verbs[] = {
-        { "status", 0, 0, verb_status, TAKES_JSON | TAKES_PROMETHEUS | TAKES_TABLE | TAKES_ALL,
-          "disks and mounts, stacked as a tree: class, facts, target, rule" },
-        { "explain", 1, 1, verb_explain, TAKES_JSON, "DEV: all facts, every rule tried, caps, result" },
-        { "apply", 0, -1, verb_apply, 0, "[DEV...]: decide and write now (root)" },
-        { "check", 0, 0, verb_check, TAKES_JSON, "load all configuration, print every problem" },
-        { "reset", 0, -1, verb_reset, 0, "[DEV...]: put back the kernel's own value (root)" },
-        { "cat-config", 0, 0, verb_cat_config, 0, "every configuration file in effect, in order" },
-        { "calibrate", 1, 1, verb_calibrate, TAKES_JSON | TAKES_TIME_WRITE | TAKES_MEASURE,
-          "DEV: measure the device's knee, read-only (root)" },
-        { "advise", 0, -1, verb_advise, TAKES_JSON | TAKES_PROMETHEUS | TAKES_TIME_WRITE,
-          "[DEV...]: watch what is read, say raise, lower or keep" },
+        { "status", 0, 0, verb_status, TAKES_JSON | TAKES_PROMETHEUS, verb_status_options,
+          verb_status_parse, "disks and mounts, stacked as a tree: class, facts, target, rule" },
+        { "explain", 1, 1, verb_explain, TAKES_JSON, NULL, NULL,
+          "DEV: all facts, every rule tried, caps, result" },
+        { "apply", 0, -1, verb_apply, 0, NULL, NULL, "[DEV...]: decide and write now (root)" },
+        { "check", 0, 0, verb_check, TAKES_JSON, NULL, NULL, "load all configuration, print every problem" },
+        { "reset", 0, -1, verb_reset, 0, NULL, NULL, "[DEV...]: put back the kernel's own value (root)" },
+        { "cat-config", 0, 0, verb_cat_config, 0, NULL, NULL,
+          "every configuration file in effect, in order" },
+        { "calibrate", 1, 1, verb_calibrate, TAKES_JSON, verb_calibrate_options,
+          verb_calibrate_parse, "DEV: measure the device's knee, read-only (root)" },
+        { "advise", 0, -1, verb_advise, TAKES_JSON | TAKES_PROMETHEUS, verb_advise_options,
+          verb_advise_parse, "[DEV...]: watch what is read, say raise, lower or keep" },
 };
 
 #define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
 
-/* The group of option letter c, 0 for the options every verb takes. */
-static unsigned option_group(int c) {
-        switch (c) {
-        case 't':
-        case 'w':
-                return TAKES_TIME_WRITE;
-        case 'm':
-        case 'M':
-        case 'u':
-        case 's':
-                return TAKES_MEASURE;
-        case 'o':
-        case 'l':
-        case 'r':
-        case 'n':
-                return TAKES_TABLE;
-        case 'a':
-                return TAKES_ALL;
-        default:
-                return 0;
-        }
+/* main's options; every verb takes them, before or after its name. Values
+ * from 0x100: no short form. */
+enum {
+        ARG_JSON = 0x100,
+        ARG_FORMAT,
+        ARG_ROOT,
+        ARG_HELP,
+        ARG_VERSION,
+};
+
+static const struct option main_options[] = {
+        { "json", no_argument, NULL, ARG_JSON },
+        { "format", required_argument, NULL, ARG_FORMAT },
+        { "root", required_argument, NULL, ARG_ROOT },
+        { "help", no_argument, NULL, ARG_HELP },
+        { "version", no_argument, NULL, ARG_VERSION },
+        {},
+};
+
+#define N_MAIN_OPTIONS (sizeof(main_options) / sizeof(main_options[0]) - 1)
+
+static const struct option *find_option(const struct option *opts, const char *name) {
+        for (; opts && opts->name; opts++)
+                if (strcmp(opts->name, name) == 0)
+                        return opts;
+        return NULL;
 }
 
-/* "status, explain and check": the verbs that take all of the groups in
- * `takes`, from the table, for the errors that name them. */
-static const char *verbs_taking(unsigned takes, char *buf, size_t size) {
+static bool verb_takes(const struct verb *v, unsigned takes, const char *option) {
+        return (v->takes & takes) == takes && (!option || find_option(v->options, option));
+}
+
+/* "status, explain and check": the verbs that take all of the formats in
+ * `takes` and, unless NULL, --option, from the table, for the errors that
+ * name them. */
+static const char *verbs_taking(unsigned takes, const char *option, char *buf, size_t size) {
         size_t n = 0, k = 0, len = 0;
 
         for (size_t i = 0; i < N_VERBS; i++)
-                if ((verbs[i].takes & takes) == takes)
+                if (verb_takes(&verbs[i], takes, option))
                         n++;
         buf[0] = 0;
         for (size_t i = 0; i < N_VERBS; i++) {
-                if ((verbs[i].takes & takes) != takes)
+                if (!verb_takes(&verbs[i], takes, option))
                         continue;
                 const char *sep = k == 0 ? "" : k + 1 == n ? " and " : ", ";
                 int w = snprintf(buf + len, size - len, "%s%s", sep, verbs[i].name);
@@ -116,14 +129,6 @@ const char *short_rule(const char *rule) {
         return slash ? slash + 1 : rule;
 }
 
-/* The long name of option C, for errors ("--time", whatever form was typed). */
-static const char *long_option_name(const struct option *opts, int c) {
-        for (; opts->name; opts++)
-                if (opts->val == c)
-                        return opts->name;
-        return "?";
-}
-
 /*
  * At exit, as util-linux's close_stdout: output lost to a full disk or a
  * closed file is an error, so that `readahead-ctl status > f.tmp && mv`
@@ -146,167 +151,204 @@ static void close_stdout(void) {
         _exit(EXIT_FAILURE_);
 }
 
-int main(int argc, char **argv) {
-        static const struct option opts[] = {
-                { "json", no_argument, NULL, 'j' },
-                { "format", required_argument, NULL, 'f' },
-                { "root", required_argument, NULL, 'D' },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, 'V' },
-                { "time", required_argument, NULL, 't' },
-                { "min", required_argument, NULL, 'm' },
-                { "max", required_argument, NULL, 'M' },
-                { "rounds", required_argument, NULL, 'u' },
-                { "streams", required_argument, NULL, 's' },
-                { "write", no_argument, NULL, 'w' },
-                { "output", required_argument, NULL, 'o' },
-                { "list", no_argument, NULL, 'l' },
-                { "raw", no_argument, NULL, 'r' },
-                { "noheadings", no_argument, NULL, 'n' },
-                { "all", no_argument, NULL, 'a' },
-                {},
-        };
-        struct ctl ctl = {};
-        const struct verb *verb = NULL;
+void ctl_refuse_option(const char *verb, const char *option) {
         char names[128]; /* verbs_taking() */
-        int c, r;
 
-        atexit(close_stdout);
-        /* GNU getopt moves the verb and its arguments behind the options. */
-        while ((c = getopt_long(argc, argv, "o:lrna", opts, NULL)) >= 0) {
-                unsigned group = option_group(c);
-                if ((group & (TAKES_TIME_WRITE | TAKES_MEASURE)) && !ctl.calibrate.given)
-                        ctl.calibrate.given = long_option_name(opts, c);
-                if ((group & TAKES_TABLE) && !ctl.status.given)
-                        ctl.status.given = long_option_name(opts, c);
-                switch (c) {
-                case 'j':
-                        ctl.format = FORMAT_JSON;
-                        break;
-                case 'f':
-                        if (strcmp(optarg, "table") == 0)
-                                ctl.format = FORMAT_TABLE;
-                        else if (strcmp(optarg, "json") == 0)
-                                ctl.format = FORMAT_JSON;
-                        else if (strcmp(optarg, "prometheus") == 0)
-                                ctl.format = FORMAT_PROMETHEUS;
-                        else {
-                                ctl_error(NULL, "--format: '%s' is not table, json or prometheus",
-                                          optarg);
-                                return EXIT_USAGE;
-                        }
-                        break;
-                case 'D':
-                        ctl.root = optarg;
-                        break;
-                case 'h':
-                        help();
-                        return EXIT_OK;
-                case 'V':
-                        printf("readahead-ctl %s\n", RA_VERSION);
-                        return EXIT_OK;
-                case 't':
-                        ctl.calibrate.seconds = optarg;
-                        break;
-                case 'm':
-                        ctl.calibrate.min = optarg;
-                        break;
-                case 'M':
-                        ctl.calibrate.max = optarg;
-                        break;
-                case 'u':
-                        ctl.calibrate.rounds = optarg;
-                        break;
-                case 's':
-                        ctl.calibrate.streams = optarg;
-                        break;
-                case 'w':
-                        ctl.calibrate.write = true;
-                        break;
-                case 'o':
-                        ctl.status.output = optarg;
-                        break;
-                case 'l':
-                        ctl.status.list = true;
-                        break;
-                case 'r':
-                        ctl.status.raw = true;
-                        break;
-                case 'n':
-                        ctl.status.noheadings = true;
-                        break;
-                case 'a':
-                        ctl.status.all = true;
-                        break;
-                default:
-                        return EXIT_USAGE;
+        /* status refuses its table's options beside --json too: the same words */
+        if (verb_status_table_option(option)) {
+                ctl_error(verb, "--%s is an option of the status table only", option);
+                return;
+        }
+        /* "calibrate only", but "calibrate and advise" without "only" */
+        bool one = !strstr(verbs_taking(0, option, names, sizeof(names)), " and ");
+        ctl_error(verb, "--%s is an option of %s%s", option, names, one ? " only" : "");
+}
+
+/* Every verb's options after main's, each name once, and their short forms:
+ * getopt_long() needs them all to know which take an argument (a verb's
+ * options may come before the verb: "-o NAME status") and to name an option
+ * of another verb in the error. */
+static struct option all_options[32];
+static char all_short[2 * 32 + 2] = "+";
+
+static void all_options_add(const struct option *opts, size_t *n) {
+        for (const struct option *o = opts; o && o->name; o++) {
+                if (find_option(all_options, o->name))
+                        continue;
+                assert(*n + 1 < sizeof(all_options) / sizeof(all_options[0]));
+                all_options[(*n)++] = *o;
+                if (o->val > 0 && o->val < 0x100 && !strchr(all_short, o->val)) {
+                        size_t len = strlen(all_short);
+                        all_short[len++] = (char) o->val;
+                        if (o->has_arg == required_argument)
+                                all_short[len++] = ':';
+                        all_short[len] = 0;
                 }
         }
+}
 
-        if (optind >= argc)
-                verb = &verbs[0]; /* like systemctl: no verb means status */
-        else {
-                for (size_t i = 0; i < N_VERBS; i++)
-                        if (strcmp(argv[optind], verbs[i].name) == 0)
-                                verb = &verbs[i];
-                if (!verb) {
-                        ctl_error(NULL, "unknown verb '%s' (see --help)", argv[optind]);
-                        return EXIT_USAGE;
+static void all_options_init(void) {
+        size_t n = 0;
+
+        if (all_options[0].name)
+                return;
+        all_options_add(main_options, &n);
+        for (size_t i = 0; i < N_VERBS; i++)
+                all_options_add(verbs[i].options, &n);
+}
+
+/* Takes one of main's options; < 0 after saying what is wrong. --help and
+ * --version end the program here, wherever they stand. */
+static int main_option(struct ctl *ctl, int c, const char *arg) {
+        switch (c) {
+        case ARG_JSON:
+                ctl->format = FORMAT_JSON;
+                return 0;
+        case ARG_FORMAT:
+                if (strcmp(arg, "table") == 0)
+                        ctl->format = FORMAT_TABLE;
+                else if (strcmp(arg, "json") == 0)
+                        ctl->format = FORMAT_JSON;
+                else if (strcmp(arg, "prometheus") == 0)
+                        ctl->format = FORMAT_PROMETHEUS;
+                else {
+                        ctl_error(NULL, "--format: '%s' is not table, json or prometheus", arg);
+                        return -EINVAL;
                 }
-                optind++;
+                return 0;
+        case ARG_ROOT:
+                ctl->root = arg;
+                return 0;
+        case ARG_HELP:
+                help();
+                exit(EXIT_OK);
+        case ARG_VERSION:
+                printf("readahead-ctl %s\n", RA_VERSION);
+                exit(EXIT_OK);
+        default:
+                return -EINVAL;
         }
-        ctl.json = ctl.format == FORMAT_JSON;
+}
+
+int ctl_getopt(struct ctl *ctl, int argc, char **argv) {
+        int c, index;
+
+        all_options_init();
+        for (;;) {
+                index = -1;
+                /* before the verb: stop at it ("+") */
+                c = getopt_long(argc, argv, ctl->verb ? all_short + 1 : all_short, all_options, &index);
+                if (c < 0 || c == '?') /* the end, or getopt_long() said what is wrong */
+                        return c;
+                if (index < 0) /* a short option: its long form */
+                        for (index = 0; all_options[index].val != c; index++)
+                                ;
+                if ((size_t) index < N_MAIN_OPTIONS) {
+                        if (main_option(ctl, c, optarg) < 0)
+                                return '?';
+                        continue;
+                }
+                if (!ctl->verb)
+                        return c;
+                const struct option *own = find_option(ctl->verb->options, all_options[index].name);
+                if (!own) {
+                        ctl_refuse_option(ctl->verb->name, all_options[index].name);
+                        return '?';
+                }
+                return own->val;
+        }
+}
+
+/* The verb's parse for a verb without options of its own. */
+static int parse_main_options(struct ctl *ctl, int argc, char **argv) {
+        return ctl_getopt(ctl, argc, argv) < 0 ? optind : -1;
+}
+
+/* The verb, from its parse to its end; argv: the program's name and every
+ * word but the verb's. */
+static int run_verb(struct ctl *ctl, int argc, char **argv) {
+        const struct verb *verb = ctl->verb;
+        char names[128]; /* verbs_taking() */
+        int r;
+
+        /* GNU getopt moves the verb's arguments behind the options. */
+        optind = 0; /* afresh, without main's "+" */
+        int first = (verb->parse ? verb->parse : parse_main_options)(ctl, argc, argv);
+        if (first < 0)
+                return EXIT_USAGE;
+        ctl->json = ctl->format == FORMAT_JSON;
         /* The others print for people only; their output is not a format. */
-        if (ctl.format == FORMAT_JSON && !(verb->takes & TAKES_JSON)) {
-                ctl_error(verb->name, "--json is for %s only", verbs_taking(TAKES_JSON, names, sizeof(names)));
+        if (ctl->format == FORMAT_JSON && !(verb->takes & TAKES_JSON)) {
+                ctl_error(verb->name, "--json is for %s only",
+                          verbs_taking(TAKES_JSON, NULL, names, sizeof(names)));
                 return EXIT_USAGE;
         }
-        if (ctl.format == FORMAT_PROMETHEUS && !(verb->takes & TAKES_PROMETHEUS)) {
+        if (ctl->format == FORMAT_PROMETHEUS && !(verb->takes & TAKES_PROMETHEUS)) {
                 ctl_error(verb->name, "--format=prometheus is for %s only",
-                          verbs_taking(TAKES_PROMETHEUS, names, sizeof(names)));
+                          verbs_taking(TAKES_PROMETHEUS, NULL, names, sizeof(names)));
                 return EXIT_USAGE;
         }
-        if (ctl.status.given && (!(verb->takes & TAKES_TABLE) || ctl.format != FORMAT_TABLE)) {
-                ctl_error(verb->name, "--%s is an option of the status table only", ctl.status.given);
-                return EXIT_USAGE;
-        }
-        if (ctl.status.all && !(verb->takes & TAKES_ALL)) {
-                ctl_error(verb->name, "--all is an option of %s only", verbs_taking(TAKES_ALL, names, sizeof(names)));
-                return EXIT_USAGE;
-        }
-        /* A verb that takes some of calibrate's options refuses the rest
-         * itself (advise: --min, --max, --rounds, --streams). */
-        if (ctl.calibrate.given && !(verb->takes & (TAKES_TIME_WRITE | TAKES_MEASURE))) {
-                unsigned group = strcmp(ctl.calibrate.given, "time") == 0 || strcmp(ctl.calibrate.given, "write") == 0
-                                         ? TAKES_TIME_WRITE
-                                         : TAKES_MEASURE;
-                /* "calibrate only", but "calibrate and advise" without "only" */
-                bool one = !strstr(verbs_taking(group, names, sizeof(names)), " and ");
-                ctl_error(verb->name, "--%s is an option of %s%s", ctl.calibrate.given, names, one ? " only" : "");
-                return EXIT_USAGE;
-        }
-        int n_args = argc - optind;
-        char **args = argv + optind;
+        int n_args = argc - first;
+        char **args = argv + first;
         if (n_args < verb->min_args || (verb->max_args >= 0 && n_args > verb->max_args)) {
                 ctl_error(verb->name, "wrong number of arguments (see --help)");
                 return EXIT_USAGE;
         }
 
-        r = ra_config_load(ctl.root, &ctl.config);
+        r = ra_config_load(ctl->root, &ctl->config);
         if (r < 0) {
                 ctl_error(NULL, "cannot load configuration: %s", strerror(-r));
                 return EXIT_FAILURE_;
         }
-        ctl.udev = udev_new();
-        if (!ctl.udev) {
+        ctl->udev = udev_new();
+        if (!ctl->udev) {
                 ctl_error(NULL, "out of memory");
-                ra_config_free(ctl.config);
+                ra_config_free(ctl->config);
                 return EXIT_FAILURE_;
         }
 
-        r = verb->run(&ctl, n_args, args);
+        r = verb->run(ctl, n_args, args);
 
-        udev_unref(ctl.udev);
-        ra_config_free(ctl.config);
+        udev_unref(ctl->udev);
+        ra_config_free(ctl->config);
+        return r;
+}
+
+int main(int argc, char **argv) {
+        struct ctl ctl = {};
+        int c, r;
+
+        atexit(close_stdout);
+        /* Up to the verb: main's options, and any verb's, which the verb
+         * reads again below. */
+        while ((c = ctl_getopt(&ctl, argc, argv)) >= 0)
+                if (c == '?')
+                        return EXIT_USAGE;
+        int at = optind;
+        if (at >= argc)
+                ctl.verb = &verbs[0]; /* like systemctl: no verb means status */
+        else {
+                for (size_t i = 0; i < N_VERBS; i++)
+                        if (strcmp(argv[at], verbs[i].name) == 0)
+                                ctl.verb = &verbs[i];
+                if (!ctl.verb) {
+                        ctl_error(NULL, "unknown verb '%s' (see --help)", argv[at]);
+                        return EXIT_USAGE;
+                }
+        }
+
+        /* The verb reads the words before it again, with its own options:
+         * "-o NAME status" is "status -o NAME", as GNU getopt had it. */
+        char **words = calloc((size_t) argc + 1, sizeof(*words));
+        if (!words) {
+                ctl_error(NULL, "out of memory");
+                return EXIT_FAILURE_;
+        }
+        int n = 0;
+        for (int i = 0; i < argc; i++)
+                if (i != at)
+                        words[n++] = argv[i];
+        r = run_verb(&ctl, n, words);
+        free(words);
         return r;
 }

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #pragma once
 
+#include <getopt.h>
 #include <libudev.h>
 #include <stdbool.h>
 
@@ -13,65 +14,77 @@ enum {
         EXIT_USAGE = 2,
 };
 
-/* Options only calibrate takes, as given (it parses and checks them);
- * advise takes --time and --write of them. */
-struct calibrate_options {
-        const char *seconds, *min, *max, *rounds, *streams;
-        bool write;
-        const char *given; /* the first of them on the command line, for errors */
-};
-
-/* Options of the status table, as given (status checks the columns). */
-struct status_options {
-        const char *output; /* -o: column names, comma-separated; "+LIST" adds to the default */
-        bool raw, noheadings, list;
-        bool all; /* -a: also disks without media (size 0), in every format */
-        const char *given; /* the first of them on the command line, for errors */
-};
-
 enum output_format {
         FORMAT_TABLE,
         FORMAT_JSON,
         FORMAT_PROMETHEUS, /* status only */
 };
 
+struct verb;
+
 struct ctl {
         const char *root;
         bool json; /* format == FORMAT_JSON */
         enum output_format format;
-        struct calibrate_options calibrate;
-        struct status_options status;
+        const struct verb *verb; /* NULL until main has found it */
         struct udev *udev;
         struct ra_config *config;
 };
 
-/* The options a verb takes besides --root, one bit per group; main refuses
- * the others before the verb runs, naming the verbs that take them. */
+/* The formats a verb prints besides the table; main refuses the others
+ * before the verb runs, naming the verbs that take them. */
 enum {
         TAKES_JSON = 1 << 0,       /* --json, --format=json */
         TAKES_PROMETHEUS = 1 << 1, /* --format=prometheus */
-        TAKES_TABLE = 1 << 2,      /* -o, -l, -r, -n: the status table */
-        TAKES_ALL = 1 << 3,        /* -a */
-        TAKES_TIME_WRITE = 1 << 4, /* --time, --write */
-        TAKES_MEASURE = 1 << 5,    /* --min, --max, --rounds, --streams */
 };
 
+/*
+ * A verb takes main's options (--root, --json, --format, --help, --version)
+ * and its own, which its file lists (options) and reads (parse). An
+ * option's value is the letter of its short form, or from 0x100 for none;
+ * values need only differ within a verb, letters across all verbs.
+ */
 struct verb {
         const char *name;
         int min_args, max_args; /* max_args < 0: any number */
         int (*run)(struct ctl *ctl, int argc, char **argv);
-        unsigned takes; /* TAKES_* */
+        unsigned takes;               /* TAKES_* */
+        const struct option *options; /* {} at the end; NULL: none */
+        /* Reads the options of argv (argv[0] is the program's name) with
+         * ctl_getopt(); returns the index of the first argument, or -1 after
+         * saying what is wrong. NULL: there are none of the verb's own. */
+        int (*parse)(struct ctl *ctl, int argc, char **argv);
         const char *help;
 };
 
+/* getopt_long() for a verb's parse: handles main's options itself and
+ * refuses those of other verbs. Returns the value of one of ctl->verb's
+ * options (optarg is its argument), -1 after the last (optind is the first
+ * argument), or '?' after saying what is wrong. Without ctl->verb (main,
+ * looking for it) it takes the options of every verb and stops at the
+ * first argument. */
+int ctl_getopt(struct ctl *ctl, int argc, char **argv);
+/* "readahead-ctl apply: --time is an option of calibrate and advise": verb
+ * does not take --option. */
+void ctl_refuse_option(const char *verb, const char *option);
+
 int verb_status(struct ctl *ctl, int argc, char **argv);
+int verb_status_parse(struct ctl *ctl, int argc, char **argv);
+extern const struct option verb_status_options[];
+/* -o, -l, -r, -n: options of the table, which status refuses in the other
+ * formats; every verb names them "of the status table". */
+bool verb_status_table_option(const char *option);
 int verb_explain(struct ctl *ctl, int argc, char **argv);
 int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);
 int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
 int verb_calibrate(struct ctl *ctl, int argc, char **argv);
+int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv);
+extern const struct option verb_calibrate_options[];
 int verb_advise(struct ctl *ctl, int argc, char **argv);
+int verb_advise_parse(struct ctl *ctl, int argc, char **argv);
+extern const struct option verb_advise_options[];
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);
