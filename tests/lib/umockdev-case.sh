@@ -16,7 +16,8 @@ ra_umock_missing() {
 }
 
 # ra_umock_require SUITE FILE...: the tools, the environment, the built
-# programs, the test root and FILE... are there.
+# programs, the test root and FILE... are there; ASAN_OPTIONS lets a
+# sanitizer build run under umockdev-run.
 ra_umock_require() {
         local suite=$1 v f
         shift
@@ -36,6 +37,27 @@ ra_umock_require() {
                 echo "ERROR: test root $RA_TESTROOT does not exist (build the 'testroot' target)" >&2
                 exit 2
         }
+        # ASan must tolerate umockdev's preload library loading before it
+        # (ratest.sanitizer_env does the same for the Python checks).
+        case ${ASAN_OPTIONS:-} in
+        *verify_asan_link_order*) ;;
+        *) export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0 ;;
+        esac
+}
+
+# ra_umock_run TREE CMD...: CMD in the fake tree tests/umockdev/trees/TREE,
+# with the tree's /proc/meminfo and, as /proc/self/mountinfo, the local
+# mounts of tests/umockdev/host.mountinfo; its exit status is CMD's.
+ra_umock_run() {
+        local dir
+        dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/../umockdev" && pwd)
+        umockdev-run -d "$dir/trees/$1.umockdev" -- sh -c '
+                mkdir -p "$UMOCKDEV_DIR/proc/self"
+                cp "$1" "$UMOCKDEV_DIR/proc/meminfo"
+                cp "$2" "$UMOCKDEV_DIR/proc/self/mountinfo"
+                shift 2
+                exec "$@"
+        ' sh "$dir/trees/$1.meminfo" "$dir/host.mountinfo" "${@:2}"
 }
 
 # ra_umock_probe TREE REL [WHAT]: umockdev-run loads TREE and shows REL below

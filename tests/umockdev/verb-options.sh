@@ -12,30 +12,19 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/umockdev-case.sh"
 
 ra_umock_require umockdev
-# ASan must tolerate umockdev's preload library loading before it.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
 fails=0
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/ra-verb-options.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
 # ctl TREE ARGS...: readahead-ctl --root ROOT ARGS in TREE; sets $out, $err
 # and $rc (the bdis of the host's mounts left out of $out).
 ctl() {
-        local tree=$1 all
+        local tree=$1
         shift
-        all=$(umockdev-run -d "$here/trees/$tree.umockdev" -- sh -c '
-                mkdir -p "$UMOCKDEV_DIR/proc/self"
-                cp "$1" "$UMOCKDEV_DIR/proc/meminfo"
-                cp "$2" "$UMOCKDEV_DIR/proc/self/mountinfo"
-                shift 2
-                rc=0
-                "$@" >"$UMOCKDEV_DIR/out" 2>"$UMOCKDEV_DIR/err" || rc=$?
-                cat "$UMOCKDEV_DIR/out"
-                echo "--- stderr"
-                cat "$UMOCKDEV_DIR/err"
-                echo "--- status=$rc"
-        ' sh "$here/trees/$tree.meminfo" "$here/host.mountinfo" "$RA_CTL" --root "$RA_TESTROOT" "$@")
-        out=$(sed '/^--- stderr$/,$d' <<<"$all" | grep -v '^0:' || true)
-        err=$(sed -n '/^--- stderr$/,/^--- status=/p' <<<"$all" | sed '1d;$d')
-        rc=$(sed -n 's/^--- status=//p' <<<"$all")
+        rc=0
+        ra_umock_run "$tree" "$RA_CTL" --root "$RA_TESTROOT" "$@" >"$tmp/out" 2>"$tmp/err" || rc=$?
+        out=$(grep -v '^0:' "$tmp/out" || true)
+        err=$(cat "$tmp/err")
 }
 
 ok() { echo "ok   $1"; }

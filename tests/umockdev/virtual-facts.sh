@@ -10,19 +10,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/umockdev-case.sh"
 
 ra_umock_require umockdev
-# ASan must tolerate umockdev's preload library loading before it.
-export ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0
 
 fails=0
 # row TREE EXPECTED: the disk's row (bdis of the host's mounts left out).
 row() {
         local got
-        got=$(umockdev-run -d "$here/trees/$1.umockdev" -- sh -c '
-                mkdir -p "$UMOCKDEV_DIR/proc/self"
-                cp "$1" "$UMOCKDEV_DIR/proc/meminfo"
-                cp "$2" "$UMOCKDEV_DIR/proc/self/mountinfo"
-                exec "$3" --root "$4" status -o NAME,CLASS,BUS,FACTS -n -r
-        ' sh "$here/trees/$1.meminfo" "$here/host.mountinfo" "$RA_CTL" "$RA_TESTROOT" | grep -v '^0:')
+        got=$(ra_umock_run "$1" "$RA_CTL" --root "$RA_TESTROOT" status -o NAME,CLASS,BUS,FACTS -n -r |
+                grep -v '^0:')
         if [ "$got" = "$2" ]; then
                 echo "ok   $1: $got"
         else
