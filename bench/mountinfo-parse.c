@@ -25,6 +25,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "fileio.h"
 #include "gather.h"
 #include "mountinfo.h"
 

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "btrfs.h"
+#include "fileio.h"
 #include "gather.h"
 
 #define SYS_FS_BTRFS "/sys/fs/btrfs"

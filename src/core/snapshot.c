@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fileio.h"
 #include "gather.h"
 #include "snapshot.h"
 

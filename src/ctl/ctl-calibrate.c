@@ -28,7 +28,7 @@
 #include "ctl.h"
 #include "devices.h"
 #include "dropin.h"
-#include "gather.h"
+#include "fileio.h"
 #include "knee.h"
 #include "measure.h"
 #include "output.h"

@@ -10,7 +10,7 @@
 
 #include "devices.h"
 #include "dropin.h"
-#include "gather.h"
+#include "fileio.h"
 #include "output.h"
 #include "size.h"
 #include "write-read-ahead.h"

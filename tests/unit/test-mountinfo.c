@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The /proc/self/mountinfo parser and the mount facts built from it. */
 
+#include "fileio.h"
 #include "gather.h"
 #include "mountinfo.h"
 #include "test.h"
