@@ -26,7 +26,6 @@
 #include <time.h>
 
 #include "fileio.h"
-#include "gather.h"
 #include "mountinfo.h"
 
 #ifdef RA_BENCH_LIBMOUNT

@@ -9,6 +9,7 @@
 #include "agent.h"
 #include "gather.h"
 #include "journal.h"
+#include "mountinfo.h"
 
 static bool systemd_is_running(void) {
         /* What sd_booted() checks, without loading libsystemd. */

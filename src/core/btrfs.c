@@ -12,6 +12,7 @@
 #include "btrfs.h"
 #include "fileio.h"
 #include "gather.h"
+#include "mountinfo.h"
 
 #define SYS_FS_BTRFS "/sys/fs/btrfs"
 

@@ -350,17 +350,6 @@ int ra_gather_block_keys(struct udev_device *dev, const char *const *keys, size_
         return gather_block(dev, false, keys, n_keys, f);
 }
 
-int ra_read_mountinfo(char **ret, size_t *ret_len) {
-        int r = ra_snapshot_mountinfo(ret, ret_len);
-        if (r != 0)
-                return r < 0 ? r : 0;
-        return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
-}
-
-const char *ra_mountinfo_strerror(int r) {
-        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
-}
-
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f) {
         if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
                 f->attr_path = NULL;

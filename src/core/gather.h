@@ -7,7 +7,7 @@
 
 /*
  * Gathering facts: reads sysfs, udev properties and /proc, read-only, with
- * the file readers of fileio.h. With btrfs.c and mountinfo.c's readers, the
+ * the file readers of fileio.h. With btrfs.c and mountinfo.c's reader, the
  * only I/O in the core.
  */
 
@@ -35,17 +35,6 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
 /* /sys/class/bdi/NAME/read_ahead_kb as attr_path, and the value it holds;
  * -ENODEV when there is no such bdi. */
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f);
-
-/*
- * The whole of /proc/self/mountinfo, NUL-terminated. Every network mount is
- * in it somewhere, so it is read whole, however large (an unprivileged user
- * can add FUSE mounts): up to RA_MOUNTINFO_MAX_BYTES, then -EFBIG, which
- * callers report instead of acting as if there were no mounts.
- */
-#define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
-int ra_read_mountinfo(char **ret, size_t *ret_len);
-/* What went wrong reading it, in words: -EFBIG names the limit. */
-const char *ra_mountinfo_strerror(int r);
 
 /* Host facts: page size and MemTotal. */
 void ra_gather_host(struct ra_facts *f);

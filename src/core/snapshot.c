@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "fileio.h"
-#include "gather.h"
+#include "mountinfo.h"
 #include "snapshot.h"
 
 static struct {

@@ -2,7 +2,6 @@
 /* The /proc/self/mountinfo parser and the mount facts built from it. */
 
 #include "fileio.h"
-#include "gather.h"
 #include "mountinfo.h"
 #include "test.h"
 
