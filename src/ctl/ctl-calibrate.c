@@ -648,17 +648,8 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *p
                         if (!ctl->json)
                                 printf("Wrote %s: [Rule %s] %s=%s, Size=%s.\n", written, section, id->key, id->value,
                                        ra_format_size_kb(c->knee_kb, a));
-                        /* apply prints its line on stdout: keep the JSON clean */
-                        fflush(stdout);
-                        int saved_stdout = ctl->json ? dup(STDOUT_FILENO) : -1;
-                        if (saved_stdout >= 0)
-                                dup2(STDERR_FILENO, STDOUT_FILENO);
-                        r = dropin_apply(ctl, "calibrate", f->name, written, section, &after_kb);
-                        fflush(stdout);
-                        if (saved_stdout >= 0) {
-                                dup2(saved_stdout, STDOUT_FILENO);
-                                close(saved_stdout);
-                        }
+                        /* apply's line with the text, never inside the JSON */
+                        r = dropin_apply(ctl, "calibrate", f->name, written, section, ctl->json, &after_kb);
                         snprintf(rule, sizeof(rule), "%s:%s", written, section);
                 }
                 if (r < 0)
@@ -702,10 +693,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         }
         have_id = find_stable_id(&d.facts, &id);
         if (ctl->calibrate.write && !have_id) {
-                ctl_error("calibrate",
-                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) "
-                          "that a rule could use on every boot; run without --write and add a rule by hand",
-                          d.facts.name);
+                stable_id_missing("calibrate", d.facts.name);
                 device_done(&d);
                 return EXIT_FAILURE_;
         }
