@@ -30,6 +30,7 @@
 #define STEP_SECONDS_MIN 0.4
 #define SECONDS_MAX (24 * 3600)
 #define DEVICE_BYTES_MIN (UINT64_C(64) << 20)
+#define CALIBRATE_ORDER 80 /* the drop-in's number: advise's evidence (81) comes later and wins */
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -256,16 +257,17 @@ static void dropin_comment(const struct calibration *c, char *buf, size_t size) 
                  ra_format_size_kb(best->read_ahead_kb, b));
 }
 
-/* The knee as a rule for the device (dropin.c), applied at once. written
- * and rule: the file, and "file:section" once it is written. */
-static int write_knee(struct ctl *ctl, const struct calibration *c, const struct stable_id *id, char *written,
-                      size_t written_size, char *rule, size_t rule_size, uint64_t *after_kb) {
+/* The knee as a rule for the device (dropin.c), applied at once. written:
+ * the drop-in's path, filled in even when writing it fails; rule:
+ * "file:section" once it is written. */
+static int write_knee(struct ctl *ctl, const struct calibration *c, const struct stable_id *id,
+                      char *written, size_t written_size, char *rule, size_t rule_size, uint64_t *after_kb) {
         char comment[512], section[64] = "", a[24];
         int r;
 
         dropin_comment(c, comment, sizeof(comment));
-        r = dropin_write(ctl, "calibrate", 80, id, comment, c->knee_kb, section, sizeof(section), written,
-                         written_size);
+        r = dropin_write(ctl, "calibrate", CALIBRATE_ORDER, id, comment, c->knee_kb, section, sizeof(section),
+                         written, written_size);
         if (r < 0)
                 return r;
         if (!ctl->json)
@@ -284,9 +286,10 @@ static void print_intro(const struct calibration *c, const struct stable_id *id)
         const struct ra_facts *f = c->f;
         char a[24], b[24], sz[16], text[256];
 
-        snprintf(text, sizeof(text), "Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.",
-                 f->name, ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz),
-                 id ? ", " : "", id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
+        snprintf(text, sizeof(text),
+                 "Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.", f->name,
+                 ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz), id ? ", " : "",
+                 id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
         print_wrapped(text);
         snprintf(text, sizeof(text),
                  "%u rounds of %zu sizes (%s to %s), 1 stream, %u streams and random faults: about %.0f s.",
@@ -353,7 +356,8 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct calibra
         if (ctl->calibrate.write && exit_code == EXIT_OK &&
             write_knee(ctl, c, id, written, sizeof(written), rule, sizeof(rule), &after_kb) < 0)
                 exit_code = EXIT_FAILURE_;
-        if (ctl->json && print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
+        if (ctl->json &&
+            print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
                 exit_code = EXIT_FAILURE_;
 out:
         free(c);

@@ -136,8 +136,8 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         return r;
 }
 
-static int apply_rule(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
-                      uint64_t *ret_after_kb) {
+static int apply_rule(struct ctl *ctl, const char *verb, const char *name, const char *path,
+                      const char *section, uint64_t *ret_after_kb) {
         struct ra_config *cfg = NULL;
         struct ctl_device d;
         int r = ra_config_load(ctl->root, &cfg);
