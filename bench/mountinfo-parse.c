@@ -25,7 +25,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "gather.h"
+#include "fileio.h"
 #include "mountinfo.h"
 
 #ifdef RA_BENCH_LIBMOUNT

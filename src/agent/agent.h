@@ -13,7 +13,7 @@
  * block handler (block.c) or the bdi handler (bdi.c), which hands a mount
  * that is not there yet to the mount waiter (waiter.c), started by systemd
  * or by the detached spawner (spawn.c). carry-out.c carries a plan out and
- * logs it.
+ * logs it; config-problems.c logs the configuration's problems.
  */
 
 struct agent_options {

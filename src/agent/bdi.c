@@ -9,6 +9,7 @@
 #include "agent.h"
 #include "gather.h"
 #include "journal.h"
+#include "mountinfo.h"
 
 static bool systemd_is_running(void) {
         /* What sd_booted() checks, without loading libsystemd. */
@@ -20,6 +21,10 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
         struct ra_facts facts;
         int r;
 
+        /* The order of every handler: configuration, facts, plan. A
+         * configuration that cannot be loaded is reported after the facts,
+         * so that a bdi that is not ours, or gone, says nothing. */
+        int rc = ra_config_load(o->root, &config);
         ra_facts_init(&facts);
         r = ra_gather_named_bdi(udev, bdi, &facts);
         if (r == -EINVAL || r == -ENODEV)
@@ -34,9 +39,8 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
         bool mounted = r == 0;
         struct ra_plan plan;
 
-        r = ra_config_load(o->root, &config);
-        if (r < 0) {
-                config_load_failed(bdi, r);
+        if (rc < 0) {
+                config_load_failed(bdi, rc);
                 goto out;
         }
         log_config_problems(o, config);

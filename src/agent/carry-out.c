@@ -1,85 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* Carrying out a plan in the agent: the write, the journal, READAHEAD_*;
- * and the configuration problems, logged once. */
-#define _GNU_SOURCE /* asprintf */
-#include <errno.h>
-#include <fcntl.h>
+/* Carrying out a plan in the agent: the write, the journal, READAHEAD_*. */
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/file.h>
-#include <sys/stat.h>
 #include <syslog.h>
-#include <unistd.h>
 
 #include "agent.h"
 #include "journal.h"
 #include "text.h"
 #include "write-read-ahead.h"
-
-/*
- * Whether the configuration problems are news: one bad /etc file must not be
- * logged once per disk (200 copies at boot, against journald's rate limit).
- * A stamp, ROOT/run/readahead-agent/.config-problems-logged, holds the
- * fingerprint of the configuration last logged (files with device, inode,
- * size and mtime, and the problems); any change to a file logs them again.
- * flock() makes concurrent events agree on one to log. Where the stamp cannot
- * be kept (read-only /run, --dry-run), every run logs.
- */
-static bool config_problems_are_news(const struct agent_options *o, const struct ra_config *c) {
-        char *dir = NULL, *path = NULL, want[32], have[32] = "";
-        bool news = true;
-        int fd = -1;
-
-        if (o->dry_run)
-                return c->n_diags > 0;
-        if (asprintf(&dir, "%s/run/readahead-agent", c->root) < 0)
-                return c->n_diags > 0;
-        if (asprintf(&path, "%s/.config-problems-logged", dir) < 0) {
-                free(dir);
-                return c->n_diags > 0;
-        }
-        if (c->n_diags == 0) {
-                (void) unlink(path); /* fixed: the same problem later is news again */
-                news = false;
-                goto out;
-        }
-        /* /run exists on a real system; below --root it may not. */
-        *strrchr(dir, '/') = 0;
-        (void) mkdir(dir, 0755);
-        dir[strlen(dir)] = '/';
-        (void) mkdir(dir, 0755);
-        fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
-        if (fd < 0 || flock(fd, LOCK_EX) < 0)
-                goto out;
-        snprintf(want, sizeof(want), "%016" PRIx64 "\n", ra_config_fingerprint(c));
-        ssize_t n = pread(fd, have, sizeof(have) - 1, 0);
-        have[n > 0 ? n : 0] = 0;
-        if (strcmp(have, want) == 0)
-                news = false;
-        else if (ftruncate(fd, 0) < 0 || pwrite(fd, want, strlen(want), 0) < 0)
-                news = true; /* cannot remember: better twice than never */
-out:
-        if (fd >= 0)
-                close(fd); /* releases the lock */
-        free(path);
-        free(dir);
-        return news;
-}
-
-void log_config_problems(const struct agent_options *o, const struct ra_config *c) {
-        if (!config_problems_are_news(o, c))
-                return;
-        for (size_t i = 0; i < c->n_diags; i++) {
-                const struct ra_diag *d = &c->diags[i];
-                char file[RA_PATH_MAX + 16], where[RA_PATH_MAX + 16];
-                snprintf(file, sizeof(file), "CONFIG_FILE=%s", d->file);
-                const char *fields[] = { file };
-                agent_log(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, fields, 1, "%s: %s",
-                          ra_diag_where(d, where, sizeof(where)), d->message);
-        }
-}
 
 static void log_result(const struct ra_facts *f, const struct ra_plan *plan, const char *result,
                        uint64_t now_kb, int error) {

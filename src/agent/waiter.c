@@ -16,6 +16,7 @@
 #include "gather.h"
 #include "journal.h"
 #include "mount-wait.h"
+#include "mountinfo.h"
 
 static uint64_t now_ms(void) {
         struct timespec ts;

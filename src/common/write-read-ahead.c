@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "write-read-ahead.h"
-#include "gather.h"
 
 int ra_write_read_ahead(const char *attr_path, uint64_t target_kb, uint64_t *ret_now_kb) {
         char buf[32];

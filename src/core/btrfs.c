@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "btrfs.h"
+#include "fileio.h"
 #include "gather.h"
+#include "mountinfo.h"
 
 #define SYS_FS_BTRFS "/sys/fs/btrfs"
 

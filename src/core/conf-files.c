@@ -75,22 +75,20 @@ static bool is_mask(const char *path, const struct stat *st, const struct stat *
         return target && S_ISREG(target->st_mode) && target->st_size == 0;
 }
 
-static int read_file(struct ra_config *c, const char *path, char **ret, size_t *ret_len) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-        struct stat st;
+#define OPEN_FLAGS (O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK)
+
+/* Reads fd, which fstat() gave st, and closes it. */
+static int read_fd(struct ra_config *c, const char *path, int fd, const struct stat *st, char **ret,
+                   size_t *ret_len) {
         char *buf;
         ssize_t n;
 
-        if (fd < 0) {
-                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "cannot open: %s", strerror(errno));
-                return -errno;
-        }
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+        if (!S_ISREG(st->st_mode)) {
                 ra_config_diag(c, RA_DIAG_ERROR, path, 0, "not a regular file");
                 close(fd);
                 return -EINVAL;
         }
-        if (st.st_size > RA_FILE_SIZE_MAX) {
+        if (st->st_size > RA_FILE_SIZE_MAX) {
                 /* Name the line the limit falls in: where to start cutting. */
                 char *head = malloc(RA_FILE_SIZE_MAX);
                 unsigned line = 1;
@@ -103,14 +101,14 @@ static int read_file(struct ra_config *c, const char *path, char **ret, size_t *
                 close(fd);
                 return -EFBIG;
         }
-        buf = malloc((size_t) st.st_size + 1);
+        buf = malloc((size_t) st->st_size + 1);
         if (!buf) {
                 close(fd);
                 return -ENOMEM;
         }
-        n = read(fd, buf, (size_t) st.st_size + 1);
+        n = read(fd, buf, (size_t) st->st_size + 1);
         close(fd);
-        if (n < 0 || n > st.st_size) {
+        if (n < 0 || n > st->st_size) {
                 ra_config_diag(c, RA_DIAG_ERROR, path, 0, "cannot read: %s",
                                n < 0 ? strerror(errno) : "file grew");
                 free(buf);
@@ -119,6 +117,40 @@ static int read_file(struct ra_config *c, const char *path, char **ret, size_t *
         *ret = buf;
         *ret_len = (size_t) n;
         return 0;
+}
+
+static int read_file(struct ra_config *c, const char *path, char **ret, size_t *ret_len) {
+        int fd = open(path, OPEN_FLAGS);
+        struct stat st;
+
+        if (fd < 0) {
+                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "cannot open: %s", strerror(errno));
+                return -errno;
+        }
+        if (fstat(fd, &st) < 0) {
+                ra_config_diag(c, RA_DIAG_ERROR, path, 0, "not a regular file");
+                close(fd);
+                return -EINVAL;
+        }
+        return read_fd(c, path, fd, &st, ret, ret_len);
+}
+
+/* Parses one file; notes it as used, or broken when it cannot be read or parsed. */
+static int read_and_parse(struct ra_config *c, const char *path, int fd, const struct stat *st, bool dropin,
+                          ra_conf_parse_fn parse, void *userdata) {
+        char *buf = NULL;
+        size_t len = 0;
+        int r = fd >= 0 ? read_fd(c, path, fd, st, &buf, &len) : read_file(c, path, &buf, &len);
+        if (r == -ENOMEM)
+                return r;
+        if (r >= 0) {
+                r = parse(c, userdata, path, buf, len);
+                free(buf);
+                if (r == -ENOMEM)
+                        return r;
+        }
+        note_file(c, path, st, r < 0 ? RA_FILE_BROKEN : RA_FILE_USED, dropin);
+        return r < 0 ? RA_CONF_NONE : RA_CONF_USED; /* broken: the next one down stands in */
 }
 
 int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_conf_parse_fn parse,
@@ -141,37 +173,45 @@ int ra_conf_files_read(struct ra_config *c, const char *rel, bool dropin, ra_con
                                                RA_PATH_MAX - 1);
                         continue;
                 }
-                if (lstat(path, &st) < 0)
-                        continue;
-                /* Stat once: the mask test and the fingerprint both want it. */
-                const struct stat *target = stat(path, &tst) == 0 ? &tst : NULL;
+                /* Every udev event loads this: a file that is no symlink
+                 * is opened at once and is its own target (open, fstat,
+                 * read, close). A symlink, which may be a mask, or a file
+                 * that cannot be opened takes lstat() and stat(). */
+                int fd = -1;
+                if (result == RA_CONF_NONE) {
+                        fd = open(path, OPEN_FLAGS | O_NOFOLLOW);
+                        if (fd < 0 && (errno == ENOENT || errno == ENOTDIR))
+                                continue;
+                }
+                const struct stat *target = NULL;
+                if (fd >= 0) {
+                        if (fstat(fd, &st) < 0) {
+                                close(fd);
+                                fd = -1;
+                        } else
+                                target = &st;
+                }
+                if (fd < 0) {
+                        if (lstat(path, &st) < 0)
+                                continue;
+                        /* Stat once: the mask test and the fingerprint both want it. */
+                        target = !S_ISLNK(st.st_mode) ? &st : stat(path, &tst) == 0 ? &tst : NULL;
+                }
                 if (result != RA_CONF_NONE) {
                         note_file(c, path, target, RA_FILE_MASKED, dropin);
                         continue;
                 }
                 if (is_mask(path, &st, target)) {
+                        if (fd >= 0)
+                                close(fd);
                         note_file(c, path, target, RA_FILE_MASK, dropin);
                         result = RA_CONF_MASKED;
                         continue;
                 }
-
-                char *buf = NULL;
-                size_t len = 0;
-                int r = read_file(c, path, &buf, &len);
-                if (r == -ENOMEM)
+                int r = read_and_parse(c, path, fd, target, dropin, parse, userdata);
+                if (r < 0)
                         return r;
-                if (r >= 0) {
-                        r = parse(c, userdata, path, buf, len);
-                        free(buf);
-                        if (r == -ENOMEM)
-                                return r;
-                }
-                if (r < 0) {
-                        note_file(c, path, target, RA_FILE_BROKEN, dropin);
-                        continue; /* the next one down stands in */
-                }
-                note_file(c, path, target, RA_FILE_USED, dropin);
-                result = RA_CONF_USED;
+                result = r;
         }
         return result;
 }

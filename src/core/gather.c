@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE /* asprintf */
-#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -15,57 +14,11 @@
 
 #include "btrfs.h"
 #include "classify.h"
+#include "fileio.h"
 #include "gather.h"
 #include "mountinfo.h"
 #include "snapshot.h"
 #include "text.h"
-
-/* Reads a short file into buf, without the trailing newline; -EFBIG when it
- * does not fit, rather than a value cut short. */
-static int read_small_file(const char *path, char *buf, size_t size) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        ssize_t n;
-
-        if (fd < 0)
-                return -errno;
-        n = read(fd, buf, size);
-        int saved = errno;
-        close(fd);
-        if (n < 0)
-                return -saved;
-        if ((size_t) n >= size)
-                return -EFBIG;
-        while (n > 0 && isspace((unsigned char) buf[n - 1]))
-                n--;
-        buf[n] = 0;
-        return 0;
-}
-
-int ra_read_string_file(const char *path, char *buf, size_t size) {
-        return read_small_file(path, buf, size);
-}
-
-static int parse_u64(const char *s, uint64_t *ret) {
-        char *end;
-
-        if (!isdigit((unsigned char) s[0]))
-                return -EINVAL;
-        errno = 0;
-        unsigned long long v = strtoull(s, &end, 10);
-        if (errno == ERANGE)
-                return -ERANGE;
-        if (errno != 0 || *end != 0)
-                return -EINVAL;
-        *ret = v;
-        return 0;
-}
-
-int ra_read_u64_file(const char *path, uint64_t *ret) {
-        char buf[32];
-        int r = read_small_file(path, buf, sizeof(buf));
-
-        return r < 0 ? r : parse_u64(buf, ret);
-}
 
 /* syspath/attr, allocated: sysfs paths have no length we could rely on. */
 static char *attr_path(const char *syspath, const char *attr) {
@@ -108,7 +61,7 @@ static uint64_t attr_u64(const char *syspath, const char *attr) {
 static void attr_string(const char *syspath, const char *attr, char *buf, size_t size) {
         char *path = attr_path(syspath, attr);
 
-        if (!path || read_small_file(path, buf, size) < 0)
+        if (!path || ra_read_string_file(path, buf, size) < 0)
                 buf[0] = 0;
         free(path);
 }
@@ -132,7 +85,7 @@ int ra_read_mem_total_kb(uint64_t *ret_kb) {
         if (!p || sscanf(p + 9, " %31s", num) != 1)
                 return -EINVAL;
         /* A sign, a fraction or a number out of range is no memory size. */
-        int r = parse_u64(num, &kb);
+        int r = ra_parse_u64(num, &kb);
         if (r < 0)
                 return r;
         if (kb > RA_MEM_TOTAL_KB_MAX)
@@ -395,69 +348,6 @@ int ra_gather_block(struct udev_device *dev, struct ra_facts *f) {
 int ra_gather_block_keys(struct udev_device *dev, const char *const *keys, size_t n_keys,
                          struct ra_facts *f) {
         return gather_block(dev, false, keys, n_keys, f);
-}
-
-int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        size_t size = 0, len = 0;
-        char *buf = NULL;
-        int r = 0;
-
-        if (fd < 0)
-                return -errno;
-        for (;;) {
-                if (len + 1 >= size) {
-                        /* One byte more than the limit tells "too large" from "just fits". */
-                        size_t want = size ? size * 2 : 16384;
-                        if (want > max_bytes + 2)
-                                want = max_bytes + 2;
-                        if (want <= size) {
-                                r = -EFBIG;
-                                break;
-                        }
-                        char *nb = realloc(buf, want);
-                        if (!nb) {
-                                r = -ENOMEM;
-                                break;
-                        }
-                        buf = nb;
-                        size = want;
-                }
-                ssize_t n = read(fd, buf + len, size - len - 1);
-                if (n < 0) {
-                        if (errno == EINTR)
-                                continue;
-                        r = -errno;
-                        break;
-                }
-                if (n == 0)
-                        break;
-                len += (size_t) n;
-                if (len > max_bytes) {
-                        r = -EFBIG;
-                        break;
-                }
-        }
-        close(fd);
-        if (r < 0) {
-                free(buf);
-                return r;
-        }
-        buf[len] = 0;
-        *ret = buf;
-        *ret_len = len;
-        return 0;
-}
-
-int ra_read_mountinfo(char **ret, size_t *ret_len) {
-        int r = ra_snapshot_mountinfo(ret, ret_len);
-        if (r != 0)
-                return r < 0 ? r : 0;
-        return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
-}
-
-const char *ra_mountinfo_strerror(int r) {
-        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
 }
 
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f) {

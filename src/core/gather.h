@@ -6,8 +6,9 @@
 #include "facts.h"
 
 /*
- * Gathering facts: reads sysfs, udev properties and /proc, read-only. With
- * btrfs.c and mountinfo.c's readers, the only I/O in the core.
+ * Gathering facts: reads sysfs, udev properties and /proc, read-only, with
+ * the file readers of fileio.h. With btrfs.c and mountinfo.c's reader, the
+ * only I/O in the core.
  */
 
 /* Fills f for a whole-disk block device; classifies it. */
@@ -35,28 +36,11 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
  * -ENODEV when there is no such bdi. */
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f);
 
-/*
- * The whole of /proc/self/mountinfo, NUL-terminated. Every network mount is
- * in it somewhere, so it is read whole, however large (an unprivileged user
- * can add FUSE mounts): up to RA_MOUNTINFO_MAX_BYTES, then -EFBIG, which
- * callers report instead of acting as if there were no mounts.
- */
-#define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
-int ra_read_mountinfo(char **ret, size_t *ret_len);
-/* What went wrong reading it, in words: -EFBIG names the limit. */
-const char *ra_mountinfo_strerror(int r);
-
-/* A file whole, NUL-terminated; -EFBIG when longer than max_bytes. */
-int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len);
-
 /* Host facts: page size and MemTotal. */
 void ra_gather_host(struct ra_facts *f);
 
 /* MemTotal from /proc/meminfo, in KiB. */
 int ra_read_mem_total_kb(uint64_t *ret_kb);
-
-/* Reads a small sysfs attribute as a string, without the trailing newline. */
-int ra_read_string_file(const char *path, char *buf, size_t size);
 
 /*
  * Fills f for a bdi the agent handles: anonymous ("0:53", network and FUSE
@@ -67,6 +51,3 @@ int ra_gather_named_bdi(struct udev *udev, const char *bdi_name, struct ra_facts
 
 /* Whether the agent handles bdi_name: "0:N" or "btrfs-N". */
 bool ra_bdi_is_ours(const char *bdi_name);
-
-/* Reads a small sysfs attribute as an unsigned number. */
-int ra_read_u64_file(const char *path, uint64_t *ret);

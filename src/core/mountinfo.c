@@ -20,8 +20,9 @@
 #include <string.h>
 
 #include "classify.h"
-#include "gather.h"
+#include "fileio.h"
 #include "mountinfo.h"
+#include "snapshot.h"
 
 /* The raw next space-separated field [*ret_start, return value), or NULL at
  * the end of the line. */
@@ -377,4 +378,16 @@ int ra_facts_from_mount(struct ra_facts *f, const char *bdi_name, const struct r
         }
         ra_facts_classify(f);
         return 0;
+}
+
+/* Reading it: while readahead-ctl holds a snapshot, its copy; else the file. */
+int ra_read_mountinfo(char **ret, size_t *ret_len) {
+        int r = ra_snapshot_mountinfo(ret, ret_len);
+        if (r != 0)
+                return r < 0 ? r : 0;
+        return ra_read_whole_file("/proc/self/mountinfo", RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
+}
+
+const char *ra_mountinfo_strerror(int r) {
+        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
 }

@@ -7,9 +7,10 @@
 #include "facts.h"
 
 /*
- * /proc/self/mountinfo, parsed (pure: text in, fields out; gather.c does the
- * reading). Fields are as long as the kernel prints them: a mount point of
- * 4 KiB, or super options of any length, are never cut. One line:
+ * /proc/self/mountinfo, read whole (ra_read_mountinfo(), at the end) and
+ * parsed (pure: text in, fields out). Fields are as long as the kernel prints
+ * them: a mount point of 4 KiB, or super options of any length, are never
+ * cut. One line:
  *   36 35 0:53 / /mnt/data rw,relatime shared:1 - nfs4 srv:/export rw,vers=4.2,rsize=1048576,...
  */
 
@@ -56,3 +57,14 @@ int ra_facts_from_mount(struct ra_facts *f, const char *bdi_name, const struct r
 
 /* "0:53" or "0:53-fuseblk" -> 0, 53. Returns -EINVAL for any other bdi name. */
 int ra_parse_bdi_name(const char *name, unsigned *ret_major, unsigned *ret_minor);
+
+/*
+ * The whole of /proc/self/mountinfo, NUL-terminated. Every network mount is
+ * in it somewhere, so it is read whole, however large (an unprivileged user
+ * can add FUSE mounts): up to RA_MOUNTINFO_MAX_BYTES, then -EFBIG, which
+ * callers report instead of acting as if there were no mounts.
+ */
+#define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
+int ra_read_mountinfo(char **ret, size_t *ret_len);
+/* What went wrong reading it, in words: -EFBIG names the limit. */
+const char *ra_mountinfo_strerror(int r);

@@ -3,7 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gather.h"
+#include "fileio.h"
+#include "mountinfo.h"
 #include "snapshot.h"
 
 static struct {

@@ -438,19 +438,9 @@ static int write_advice(struct ctl *ctl, struct watched *w) {
                 w->written[0] = 0;
                 return ret;
         }
-        fflush(stdout);
-        /* apply prints its line on stdout: keep the table and the JSON clean */
-        int saved = dup(STDOUT_FILENO);
-        if (saved >= 0)
-                dup2(STDERR_FILENO, STDOUT_FILENO);
         w->after_kb = w->dev.facts.current_kb;
-        ret = dropin_apply(ctl, "advise", w->dev.facts.name, w->written, section, &w->after_kb);
-        fflush(stdout);
-        if (saved >= 0) {
-                dup2(saved, STDOUT_FILENO);
-                close(saved);
-        }
-        return ret;
+        /* apply's line on stderr: keep the table and the JSON clean */
+        return dropin_apply(ctl, "advise", w->dev.facts.name, w->written, section, true, &w->after_kb);
 }
 
 /* ---- the verb ------------------------------------------------------------ */
@@ -519,11 +509,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         if (o->write && argc > 0)
                 for (size_t i = 0; i < n; i++)
                         if (!w[i].have_id && w[i].dev.facts.kind == RA_KIND_BLOCK) {
-                                ctl_error("advise",
-                                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or "
-                                          "DM_UUID) that a rule could use on every boot; run without --write and "
-                                          "add a rule by hand",
-                                          w[i].dev.facts.name);
+                                stable_id_missing("advise", w[i].dev.facts.name);
                                 exit_code = EXIT_FAILURE_;
                                 goto out;
                         }

@@ -7,6 +7,7 @@
 #include "devices.h"
 #include "output.h"
 #include "systemd.h"
+#include "each-device.h"
 #include "write.h"
 
 enum write_result apply_device(const struct ctl_device *d) {

@@ -1,41 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * readahead-ctl calibrate DEV: measure the device's own knee, the smallest
- * read_ahead_kb within 10% of the best sequential throughput.
- *
- * For each power of two in the range, rounds interleaved (ascending, then
- * descending, so that drift hits every size alike), with the page cache of
- * what is read dropped before and after each step:
- *   - one stream of 4 KiB buffered reads from a fresh region of the device;
- *   - several such streams at once, each with its own open file;
- *   - random page faults through a fresh read-only mapping.
- * The device node is only ever opened O_RDONLY: a write-close would make
- * udev synthesize a change event, and the agent would undo our value.
- * read_ahead_kb is put back afterwards, also on SIGINT, SIGTERM and SIGHUP.
+ * read_ahead_kb within 10% of the best sequential throughput. The plan comes
+ * from the options here, the measurement run is calibration.c's; --write
+ * makes the knee a rule for the device (dropin.c) and applies it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "calibration.h"
 #include "ctl.h"
 #include "devices.h"
 #include "dropin.h"
-#include "gather.h"
-#include "knee.h"
 #include "measure.h"
 #include "output.h"
 #include "plan.h"
 #include "size.h"
-#include "write-read-ahead.h"
-#include "write.h"
 
 /* The options of calibrate, as given: make_plan() checks them. */
 struct calibrate_options {
@@ -98,107 +83,10 @@ int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv) {
 #define DEFAULT_SECONDS 120
 #define DEFAULT_ROUNDS 3
 #define DEFAULT_STREAMS 4
-#define STREAMS_MAX 16
 #define STEP_SECONDS_MIN 0.4
 #define SECONDS_MAX (24 * 3600)
-#define FAULTS_MIN 3               /* per step, even past its time */
-/* Time shares of the three steps for one size: several streams need longer
- * to get past their first windows. */
-#define ONE_STEP_SHARE 1.0
-#define STREAMS_STEP_SHARE 2.0
-#define FAULTS_STEP_SHARE 1.0
-#define STEP_SHARES (ONE_STEP_SHARE + STREAMS_STEP_SHARE + FAULTS_STEP_SHARE)
-/* The readahead window starts at a few pages and doubles: by two windows
- * consumed it runs at full size. The first moments can also see a burst
- * (a drive's cache, a throttle's first slice of 100 ms): left out too. */
-#define WARMUP_WINDOWS 2
-#define WARMUP_SECONDS 0.15
-/* Reads of 16 KiB (never more than the smallest size measured): the same
- * readahead as 4 KiB reads with a quarter of the system calls, so that the
- * CPU of a busy machine does not limit several fast streams. */
-#define READ_BYTES_MAX (16 * 1024)
 #define DEVICE_BYTES_MIN (UINT64_C(64) << 20)
-#define REGION_BYTES_TARGET (UINT64_C(256) << 20)
-#define SLOTS_MIN 8
-#define SLOTS_MAX 256
-
-enum step_kind {
-        STEP_ONE_STREAM,
-        STEP_STREAMS,
-        STEP_FAULTS,
-        _STEP_MAX,
-};
-
-struct plan {
-        uint64_t sizes_kb[RA_KNEE_SIZES_MAX];
-        size_t n_sizes;
-        unsigned rounds;
-        unsigned streams;
-        double seconds;
-        double step_seconds;
-};
-
-struct calibration {
-        const struct ra_facts *f;
-        char devnode[RA_NAME_MAX + 8];
-        struct plan plan;
-        uint64_t before_kb;
-        bool tty;
-        double started;
-
-        /* [size * rounds + round] */
-        double one_mib_s[RA_KNEE_SIZES_MAX * RA_KNEE_ROUNDS_MAX];
-        double streams_mib_s[RA_KNEE_SIZES_MAX * RA_KNEE_ROUNDS_MAX];
-        double fault_ms[RA_KNEE_SIZES_MAX * RA_KNEE_ROUNDS_MAX];
-        uint64_t faults[RA_KNEE_SIZES_MAX * RA_KNEE_ROUNDS_MAX];
-
-        uint64_t slot_bytes;
-        unsigned n_slots, next_slot;
-        uint64_t seed;
-
-        /* results */
-        struct ra_knee_point one[RA_KNEE_SIZES_MAX], multi[RA_KNEE_SIZES_MAX], fault[RA_KNEE_SIZES_MAX];
-        struct ra_knee knee_one, knee_multi;
-        const struct ra_knee *chosen;               /* the larger knee of the two */
-        const struct ra_knee_point *chosen_points;
-        uint64_t knee_kb; /* 0: no recommendation */
-        char verdict[400];
-};
-
-/* ---- signals: put the value back whatever happens ---------------------- */
-
-static atomic_int stop_signal;
-static char restore_path[RA_PATH_MAX];
-static char restore_text[24];
-static size_t restore_len;
-
-static void on_stop_signal(int sig) {
-        if (atomic_exchange(&stop_signal, sig) != 0) {
-                /* A second signal: the user insists. Put the value back from
-                 * here, then go. Only this thread writes read_ahead_kb (the
-                 * readers block these signals). */
-                int fd = open(restore_path, O_WRONLY | O_CLOEXEC);
-                if (fd >= 0) {
-                        ssize_t n = write(fd, restore_text, restore_len);
-                        (void) n;
-                        close(fd);
-                }
-                _exit(128 + sig);
-        }
-}
-
-static void catch_stop_signals(const char *attr_path, uint64_t before_kb, bool on) {
-        static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-        struct sigaction sa = { .sa_handler = on ? on_stop_signal : SIG_DFL };
-
-        if (on) {
-                snprintf(restore_path, sizeof(restore_path), "%s", attr_path);
-                restore_len = (size_t) snprintf(restore_text, sizeof(restore_text), "%" PRIu64 "\n", before_kb);
-        }
-        sigemptyset(&sa.sa_mask);
-        for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-                sigaction(sigs[i], &sa, NULL);
-}
+#define CALIBRATE_ORDER 80 /* the drop-in's number: advise's evidence (81) comes later and wins */
 
 /* ---- options ------------------------------------------------------------ */
 
@@ -224,12 +112,12 @@ static int parse_size_option(const char *opt, const char *s, uint64_t *ret_kb) {
         return 0;
 }
 
-static int make_plan(const struct calibrate_options *o, unsigned page_kb, struct plan *p) {
+static int make_plan(const struct calibrate_options *o, unsigned page_kb, struct calibrate_plan *p) {
         uint64_t min_kb = DEFAULT_MIN_KB, max_kb = DEFAULT_MAX_KB;
         unsigned seconds = DEFAULT_SECONDS;
         char a[24], b[24];
 
-        *p = (struct plan){ .rounds = DEFAULT_ROUNDS, .streams = DEFAULT_STREAMS };
+        *p = (struct calibrate_plan){ .rounds = DEFAULT_ROUNDS, .streams = DEFAULT_STREAMS };
         if ((o->min && parse_size_option("--min", o->min, &min_kb) < 0) ||
             (o->max && parse_size_option("--max", o->max, &max_kb) < 0) ||
             (o->seconds && parse_unsigned("--time", o->seconds, 1, SECONDS_MAX, &seconds) < 0) ||
@@ -298,186 +186,12 @@ static int refuse_device(const struct ctl_device *d) {
                 ctl_error("calibrate", "cannot read read_ahead_kb of %s", f->name);
                 return -EIO;
         }
-        if (strlen(f->attr_path) >= sizeof(restore_path)) {
+        if (strlen(f->attr_path) >= RESTORE_PATH_MAX) {
                 /* the signal handler puts the value back through a copy */
                 ctl_error("calibrate", "%s: the path of read_ahead_kb is too long", f->name);
                 return -ENAMETOOLONG;
         }
         return 0;
-}
-
-/* ---- measuring ----------------------------------------------------------- */
-
-static void progress(const struct calibration *c, size_t done, unsigned round, uint64_t size_kb,
-                     const char *what) {
-        const size_t total = (size_t) c->plan.rounds * c->plan.n_sizes * _STEP_MAX;
-        const int width = 24;
-        int filled = (int) (done * (size_t) width / total);
-        char a[24];
-
-        if (!c->tty)
-                return;
-        fputs("\r[", stderr);
-        for (int i = 0; i < width; i++)
-                fputc(i < filled ? '#' : '.', stderr);
-        double left = c->plan.seconds - (ra_now_seconds() - c->started);
-        fprintf(stderr, "] %3zu%%  round %u/%u  %5s  %-8s ~%.0f s left\033[K", done * 100 / total, round + 1,
-                c->plan.rounds, ra_format_size_kb(size_kb, a), what, left > 0 ? left : 0);
-        fflush(stderr);
-}
-
-static void progress_done(const struct calibration *c) {
-        if (c->tty) {
-                fputs("\r\033[K", stderr);
-                fflush(stderr);
-        }
-}
-
-/* Regions spread over the device: consecutive steps land far apart. */
-static struct ra_region next_region(struct calibration *c) {
-        /* golden-ratio stride: visits every slot before any twice, roughly */
-        unsigned slot = (unsigned) (fmod((double) c->next_slot++ * 0.6180339887498949, 1.0) * c->n_slots);
-        return (struct ra_region){ (uint64_t) slot * c->slot_bytes, c->slot_bytes };
-}
-
-static int set_read_ahead(const struct calibration *c, uint64_t kb) {
-        uint64_t now_kb = 0;
-        char failure[160];
-        int r = ra_write_read_ahead(c->f->attr_path, kb, &now_kb);
-        if (r < 0) {
-                ra_write_failure_text(failure, sizeof(failure), kb, now_kb, r);
-                ctl_error("calibrate", "%s: %s", c->f->name, failure);
-        }
-        return r;
-}
-
-/* A step measured with another value than the one set is worthless. */
-static int check_unchanged(const struct calibration *c, uint64_t kb) {
-        uint64_t now_kb;
-        int r = ra_read_u64_file(c->f->attr_path, &now_kb);
-        if (r < 0)
-                return r;
-        if (now_kb != kb) {
-                fputc('\n', stderr); /* ends the progress line */
-                ctl_error("calibrate",
-                          "read_ahead_kb of %s changed from %" PRIu64 " to %" PRIu64
-                          " during the measurement (a udev change event, the agent or another tool?); "
-                          "no recommendation",
-                          c->f->name, kb, now_kb);
-                return -EBUSY;
-        }
-        return 0;
-}
-
-static int measure_failed(const struct calibration *c, const char *what, int r) {
-        if (r != -EINTR) {
-                fputc('\n', stderr); /* ends the progress line */
-                ctl_error("calibrate", "%s: %s failed: %s", c->f->name, what, strerror(-r));
-        }
-        return r;
-}
-
-static int measure_size(struct calibration *c, size_t size, unsigned round, size_t *done) {
-        const uint64_t kb = c->plan.sizes_kb[size];
-        const size_t at = size * c->plan.rounds + round;
-        struct ra_sequential how = {
-                .read_bytes = c->plan.sizes_kb[0] * 1024 < READ_BYTES_MAX ? (unsigned) c->plan.sizes_kb[0] * 1024
-                                                                          : READ_BYTES_MAX,
-                .seconds = ONE_STEP_SHARE * c->plan.step_seconds,
-                .warmup_bytes = WARMUP_WINDOWS * kb * 1024,
-                .warmup_seconds = WARMUP_SECONDS,
-        };
-        struct ra_region regions[STREAMS_MAX];
-        struct ra_measurement m;
-        int r;
-
-        r = set_read_ahead(c, kb);
-        if (r < 0)
-                return r;
-
-        progress(c, (*done)++, round, kb, "1 stream");
-        regions[0] = next_region(c);
-        r = ra_measure_sequential(c->devnode, regions, 1, &how, &stop_signal, &m);
-        if (r < 0)
-                return measure_failed(c, "reading", r);
-        c->one_mib_s[at] = m.steady_bytes_per_s / (1 << 20);
-
-        progress(c, (*done)++, round, kb, "streams");
-        for (unsigned i = 0; i < c->plan.streams; i++)
-                regions[i] = next_region(c);
-        how.seconds = STREAMS_STEP_SHARE * c->plan.step_seconds;
-        r = ra_measure_sequential(c->devnode, regions, c->plan.streams, &how, &stop_signal, &m);
-        if (r < 0)
-                return measure_failed(c, "reading", r);
-        c->streams_mib_s[at] = m.steady_bytes_per_s / (1 << 20);
-
-        progress(c, (*done)++, round, kb, "faults");
-        regions[0] = (struct ra_region){ 0, c->slot_bytes * c->n_slots };
-        r = ra_measure_faults(c->devnode, &regions[0], FAULTS_STEP_SHARE * c->plan.step_seconds, FAULTS_MIN, 0, &c->seed, &stop_signal,
-                              &m);
-        if (r < 0)
-                return measure_failed(c, "faulting", r);
-        c->fault_ms[at] = m.seconds * 1000 / (double) m.ops;
-        c->faults[at] = m.ops;
-
-        return check_unchanged(c, kb);
-}
-
-static int measure_all(struct calibration *c) {
-        size_t done = 0;
-
-        for (unsigned round = 0; round < c->plan.rounds; round++)
-                for (size_t i = 0; i < c->plan.n_sizes; i++) {
-                        size_t size = round % 2 ? c->plan.n_sizes - 1 - i : i;
-                        int r = measure_size(c, size, round, &done);
-                        if (r < 0)
-                                return r;
-                }
-        return 0;
-}
-
-static void analyse(struct calibration *c) {
-        const struct plan *p = &c->plan;
-        const struct ra_knee *one = &c->knee_one, *multi = &c->knee_multi;
-        char a[24], b[24], d[24];
-
-        /* Both only fail on bad arguments, which make_plan() excludes. */
-        (void) ra_knee_find(p->sizes_kb, c->one_mib_s, p->n_sizes, p->rounds, c->one, &c->knee_one);
-        (void) ra_knee_find(p->sizes_kb, c->streams_mib_s, p->n_sizes, p->rounds, c->multi, &c->knee_multi);
-        (void) ra_knee_summarize(p->sizes_kb, c->fault_ms, p->n_sizes, p->rounds, c->fault);
-
-        /* Several streams need at least what one needs: a disk seeks
-         * between them. Recommend the larger knee. */
-        const struct ra_knee *k = multi->knee > one->knee ? multi : one;
-        const struct ra_knee_point *points = k == one ? c->one : c->multi;
-        c->chosen = k;
-        c->chosen_points = points;
-        const char *which = k == one ? "1 stream" : "streams";
-        if (!one->confident || !multi->confident) {
-                const struct ra_knee *bad = !one->confident ? one : multi;
-                const struct ra_knee_point *bp = bad == one ? c->one : c->multi;
-                size_t lo = bad->knee > 0 ? bad->knee - 1 : 0;
-                if (bad->knee > 0)
-                        snprintf(c->verdict, sizeof(c->verdict),
-                                 "the rounds disagree by %.0f%% around %s (%s), more than the %.0f%% gain "
-                                 "from %s to %s the knee rests on",
-                                 bad->noise * 100, ra_format_size_kb(bp[bad->knee].read_ahead_kb, a),
-                                 bad == one ? "1 stream" : "streams", bad->gain * 100,
-                                 ra_format_size_kb(bp[lo].read_ahead_kb, d),
-                                 ra_format_size_kb(bp[bad->knee].read_ahead_kb, b));
-                else
-                        snprintf(c->verdict, sizeof(c->verdict),
-                                 "the rounds disagree by %.0f%% (%s), more than the %.0f%% tolerance",
-                                 bad->noise * 100, bad == one ? "1 stream" : "streams",
-                                 RA_KNEE_TOLERANCE * 100);
-                return;
-        }
-        c->knee_kb = points[k->knee].read_ahead_kb;
-        snprintf(c->verdict, sizeof(c->verdict),
-                 "the smallest size within %.0f%% of the best (%s: %.1f MiB/s at %s); rounds agree within "
-                 "%.0f%%, the step up from the size below gains %.0f%%",
-                 RA_KNEE_TOLERANCE * 100, which, points[k->best].median,
-                 ra_format_size_kb(points[k->best].read_ahead_kb, a), k->noise * 100, k->gain * 100);
 }
 
 /* ---- output -------------------------------------------------------------- */
@@ -487,7 +201,7 @@ static double spread_of(const struct ra_knee_point *p) {
 }
 
 static void print_table(const struct calibration *c) {
-        const struct plan *p = &c->plan;
+        const struct calibrate_plan *p = &c->plan;
         char a[24];
 
         printf("\nread_ahead_kb   1 stream MiB/s     %2u streams MiB/s   random fault\n", p->streams);
@@ -500,7 +214,7 @@ static void print_table(const struct calibration *c) {
 
 static int print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
                       uint64_t after_kb, const char *written_file, const char *written_rule) {
-        const struct plan *p = &c->plan;
+        const struct calibrate_plan *p = &c->plan;
         struct json j = { .f = stdout };
         char idbuf[STABLE_ID_MAX + 32];
 
@@ -599,129 +313,109 @@ static void dropin_comment(const struct calibration *c, char *buf, size_t size) 
                  ra_format_size_kb(best->read_ahead_kb, b));
 }
 
+/* The knee as a rule for the device (dropin.c), applied at once. written:
+ * the drop-in's path, filled in even when writing it fails; rule:
+ * "file:section" once it is written. */
+static int write_knee(struct ctl *ctl, const struct calibration *c, const struct stable_id *id,
+                      char *written, size_t written_size, char *rule, size_t rule_size, uint64_t *after_kb) {
+        char comment[512], section[64] = "", a[24];
+        int r;
+
+        dropin_comment(c, comment, sizeof(comment));
+        r = dropin_write(ctl, "calibrate", CALIBRATE_ORDER, id, comment, c->knee_kb, section, sizeof(section),
+                         written, written_size);
+        if (r < 0)
+                return r;
+        if (!ctl->json)
+                printf("Wrote %s: [Rule %s] %s=%s, Size=%s.\n", written, section, id->key, id->value,
+                       ra_format_size_kb(c->knee_kb, a));
+        /* apply's line with the text, never inside the JSON */
+        r = dropin_apply(ctl, "calibrate", c->f->name, written, section, ctl->json, after_kb);
+        snprintf(rule, rule_size, "%s:%s", written, section);
+        return r;
+}
+
 /* ---- the verb ------------------------------------------------------------ */
 
-static int run(struct ctl *ctl, const struct ctl_device *d, const struct plan *plan, const struct stable_id *id) {
+static void print_intro(const struct calibration *c, const struct stable_id *id) {
+        const struct calibrate_plan *p = &c->plan;
+        const struct ra_facts *f = c->f;
+        char a[24], b[24], sz[16], text[256];
+
+        snprintf(text, sizeof(text),
+                 "Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.", f->name,
+                 ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz), id ? ", " : "",
+                 id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
+        print_wrapped(text);
+        snprintf(text, sizeof(text),
+                 "%u rounds of %zu sizes (%s to %s), 1 stream, %u streams and random faults: about %.0f s.",
+                 p->rounds, p->n_sizes, ra_format_size_kb(p->sizes_kb[0], a),
+                 ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], b), p->streams, p->seconds);
+        print_wrapped(text);
+        fflush(stdout);
+}
+
+/* The table, the knee or why there is none, and what the profile says. */
+static void print_result(const struct calibration *c, const struct ctl_device *d) {
+        const struct calibrate_plan *p = &c->plan;
+        char a[24], text[sizeof(c->verdict) + 128];
+
+        print_table(c);
+        if (c->knee_kb)
+                snprintf(text, sizeof(text), "Knee: %s, %s.", ra_format_size_kb(c->knee_kb, a), c->verdict);
+        else
+                snprintf(text, sizeof(text),
+                         "No recommendation: %s. Run again on an idle system, or with a longer --time.",
+                         c->verdict);
+        putchar('\n');
+        print_wrapped(text);
+        if (c->knee_one.at_top || c->knee_multi.at_top)
+                printf("Throughput still rises at %s: the knee may lie above; try a larger --max.\n",
+                       ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], a));
+        if (ra_plan_has_target(&d->plan))
+                printf("The profile gives %s %s (%s).\n", d->facts.name,
+                       ra_format_size_kb(d->plan.decision.target_kb, a), short_rule(d->plan.rule));
+        if (c->restored)
+                printf("read_ahead_kb put back to %s.\n", ra_format_size_kb(c->before_kb, a));
+        fflush(stdout);
+}
+
+/* Measures d by plan, says the knee, and with --write makes it a rule. The
+ * exit code: 128 + the signal that stopped it; failure when the value could
+ * not be put back, there is no knee, or --write failed. */
+static int run(struct ctl *ctl, const struct ctl_device *d, const struct calibrate_plan *plan,
+               const struct stable_id *id) {
         struct calibration *c = calloc(1, sizeof(*c));
-        const struct ra_facts *f = &d->facts;
-        char a[24], b[24], sz[16], written[RA_PATH_MAX + 80] = "", section[64] = "", rule[RA_PATH_MAX + 80] = "";
-        uint64_t after_kb;
-        int r, exit_code = EXIT_OK;
+        char written[RA_PATH_MAX + 80] = "", rule[RA_PATH_MAX + 80] = "";
+        uint64_t after_kb = d->facts.current_kb;
+        int exit_code = EXIT_FAILURE_;
 
         if (!c) {
                 ctl_error("calibrate", "out of memory");
-                return EXIT_FAILURE_;
+                goto out;
         }
-        c->f = f;
-        c->before_kb = after_kb = f->current_kb;
-        c->tty = isatty(STDERR_FILENO);
-        c->started = ra_now_seconds();
-        c->seed = (uint64_t) time(NULL) ^ ((uint64_t) getpid() << 32);
-        snprintf(c->devnode, sizeof(c->devnode), "/dev/%s", f->name);
-        c->plan = *plan;
-        c->n_slots = (unsigned) (f->size_bytes / REGION_BYTES_TARGET);
-        c->n_slots = c->n_slots < SLOTS_MIN ? SLOTS_MIN : c->n_slots > SLOTS_MAX ? SLOTS_MAX : c->n_slots;
-        c->slot_bytes = f->size_bytes / c->n_slots / (1 << 20) * (1 << 20);
-
-        /* Fail now, not after minutes of measuring. */
-        int fd = open(c->devnode, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) {
-                ctl_error("calibrate", "cannot open %s read-only: %m", c->devnode);
-                free(c);
-                return EXIT_FAILURE_;
-        }
-        close(fd);
-
-        const struct plan *p = &c->plan;
-        if (!ctl->json) {
-                char text[256];
-                snprintf(text, sizeof(text), "Calibrating %s (%s, %s%s%s%s): read_ahead_kb %s now, put back afterwards.",
-                         f->name, ra_class_to_string(f->class), format_bytes_short(f->size_bytes, sz),
-                         id ? ", " : "", id ? id->key : "", id ? "=" : "", ra_format_size_kb(c->before_kb, a));
-                print_wrapped(text);
-                snprintf(text, sizeof(text),
-                         "%u rounds of %zu sizes (%s to %s), 1 stream, %u streams and random faults: about %.0f s.",
-                         p->rounds, p->n_sizes, ra_format_size_kb(p->sizes_kb[0], a),
-                         ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], b), p->streams, p->seconds);
-                print_wrapped(text);
-                fflush(stdout);
+        if (calibration_init(c, &d->facts, plan) < 0)
+                goto out;
+        if (!ctl->json)
+                print_intro(c, id);
+        if (calibration_measure(c) < 0) {
+                if (c->stopped_by)
+                        exit_code = 128 + c->stopped_by;
+                goto out;
         }
 
-        catch_stop_signals(f->attr_path, c->before_kb, true);
-        r = measure_all(c);
-        progress_done(c);
-        int restored = set_read_ahead(c, c->before_kb);
-        int sig = atomic_load(&stop_signal);
-        catch_stop_signals(NULL, 0, false);
-        if (restored < 0) {
-                ctl_error("calibrate", "could not put read_ahead_kb of %s back to %s", f->name,
-                          ra_format_size_kb(c->before_kb, a));
+        calibration_analyse(c);
+        if (!ctl->json)
+                print_result(c, d);
+        if (c->restored && c->knee_kb)
+                exit_code = EXIT_OK;
+        if (options.write && exit_code == EXIT_OK &&
+            write_knee(ctl, c, id, written, sizeof(written), rule, sizeof(rule), &after_kb) < 0)
                 exit_code = EXIT_FAILURE_;
-        }
-        if (sig) {
-                ctl_error("calibrate", "interrupted by %s%s%s", strsignal(sig),
-                          restored < 0 ? "" : "; read_ahead_kb put back to ",
-                          restored < 0 ? "" : ra_format_size_kb(c->before_kb, a));
-                free(c);
-                return 128 + sig;
-        }
-        if (r < 0) {
-                free(c);
-                return EXIT_FAILURE_;
-        }
-
-        analyse(c);
-        if (!ctl->json) {
-                print_table(c);
-                char text[sizeof(c->verdict) + 128];
-                if (c->knee_kb)
-                        snprintf(text, sizeof(text), "Knee: %s, %s.", ra_format_size_kb(c->knee_kb, a), c->verdict);
-                else
-                        snprintf(text, sizeof(text),
-                                 "No recommendation: %s. Run again on an idle system, or with a longer --time.",
-                                 c->verdict);
-                putchar('\n');
-                print_wrapped(text);
-                if (c->knee_one.at_top || c->knee_multi.at_top)
-                        printf("Throughput still rises at %s: the knee may lie above; try a larger --max.\n",
-                               ra_format_size_kb(p->sizes_kb[p->n_sizes - 1], a));
-                if (ra_plan_has_target(&d->plan))
-                        printf("The profile gives %s %s (%s).\n", f->name,
-                               ra_format_size_kb(d->plan.decision.target_kb, a), short_rule(d->plan.rule));
-                if (restored >= 0)
-                        printf("read_ahead_kb put back to %s.\n", ra_format_size_kb(c->before_kb, a));
-                fflush(stdout);
-        }
-        if (!c->knee_kb)
+        if (ctl->json &&
+            print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
                 exit_code = EXIT_FAILURE_;
-
-        if (options.write && c->knee_kb && exit_code == EXIT_OK) {
-                char comment[512];
-                dropin_comment(c, comment, sizeof(comment));
-                r = dropin_write(ctl, "calibrate", 80, id, comment, c->knee_kb, section, sizeof(section), written,
-                                 sizeof(written));
-                if (r >= 0) {
-                        if (!ctl->json)
-                                printf("Wrote %s: [Rule %s] %s=%s, Size=%s.\n", written, section, id->key, id->value,
-                                       ra_format_size_kb(c->knee_kb, a));
-                        /* apply prints its line on stdout: keep the JSON clean */
-                        fflush(stdout);
-                        int saved_stdout = ctl->json ? dup(STDOUT_FILENO) : -1;
-                        if (saved_stdout >= 0)
-                                dup2(STDERR_FILENO, STDOUT_FILENO);
-                        r = dropin_apply(ctl, "calibrate", f->name, written, section, &after_kb);
-                        fflush(stdout);
-                        if (saved_stdout >= 0) {
-                                dup2(saved_stdout, STDOUT_FILENO);
-                                close(saved_stdout);
-                        }
-                        snprintf(rule, sizeof(rule), "%s:%s", written, section);
-                }
-                if (r < 0)
-                        exit_code = EXIT_FAILURE_;
-        }
-        if (ctl->json && print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
-                exit_code = EXIT_FAILURE_;
+out:
         free(c);
         return exit_code;
 }
@@ -736,7 +430,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         /* Usage errors first: they hold whoever runs it, on any device. The
          * page size is the one gather gives every device. */
         long page = sysconf(_SC_PAGESIZE);
-        struct plan plan;
+        struct calibrate_plan plan;
         if (make_plan(&options, page >= 1024 ? (unsigned) (page / 1024) : 4, &plan) < 0)
                 return EXIT_USAGE;
         if (geteuid() != 0) {
@@ -758,10 +452,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         }
         have_id = find_stable_id(&d.facts, &id);
         if (options.write && !have_id) {
-                ctl_error("calibrate",
-                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) "
-                          "that a rule could use on every boot; run without --write and add a rule by hand",
-                          d.facts.name);
+                stable_id_missing("calibrate", d.facts.name);
                 device_done(&d);
                 return EXIT_FAILURE_;
         }

@@ -7,12 +7,12 @@
 
 #include "ctl.h"
 #include "decide.h"
+#include "device-json.h"
 #include "devices.h"
 #include "drift.h"
 #include "nfsrahead.h"
 #include "output.h"
 #include "size.h"
-#include "status.h"
 #include "text.h"
 
 /*

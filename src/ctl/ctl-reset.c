@@ -23,6 +23,7 @@
 
 #include "btrfs.h"
 #include "ctl.h"
+#include "each-device.h"
 #include "write.h"
 #include "devices.h"
 #include "gather.h"

@@ -11,13 +11,12 @@
 
 #include "ctl.h"
 #include "decide.h"
+#include "device-json.h"
 #include "devices.h"
 #include "gather.h"
 #include "output.h"
 #include "size.h"
-#include "advice-record.h"
 #include "prometheus.h"
-#include "status.h"
 #include "systemd.h"
 #include "text.h"
 
@@ -84,64 +83,6 @@ int verb_status_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-bool device_drifts(const struct ctl_device *d) {
-        return ra_plan_has_target(&d->plan) && d->facts.current_known &&
-               d->facts.current_kb != d->plan.decision.target_kb;
-}
-
-void json_device_fields(struct json *j, const struct ctl_device *d) {
-        const struct ra_facts *f = &d->facts;
-        const bool has_target = ra_plan_has_target(&d->plan);
-
-        json_string(j, "name", f->name);
-        json_string(j, "kind", f->kind == RA_KIND_BLOCK ? "block" : "mount");
-        json_string(j, "class", ra_class_to_string(f->class));
-        json_string(j, "transport", ra_transport_to_string(f->transport));
-        json_uint(j, "major", f->major);
-        json_uint(j, "minor", f->minor);
-        json_boolean(j, "rotational", f->rotational);
-        json_boolean(j, "removable", f->removable);
-        json_boolean(j, "virtual", f->virtual_by != NULL);
-        json_uint(j, "size_bytes", f->size_bytes);
-        json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
-        json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
-        json_uint_or_null(j, "target_kb", has_target, d->plan.decision.target_kb);
-        json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
-        json_boolean(j, "drift", device_drifts(d));
-        json_string(j, "deferred", d->plan.decision.deferred);
-        if (f->kind == RA_KIND_MOUNT) {
-                json_string(j, "mount_point", ra_str(f->mount_point));
-                json_uint(j, "mount_points", f->n_mount_points);
-                json_string(j, "fstype", ra_str(f->fstype));
-                json_string(j, "source", ra_str(f->source));
-                json_string(j, "server", f->server);
-                json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
-                json_string(j, "nfs_version", f->nfs_version);
-        }
-        if (f->btrfs_fsid[0]) {
-                json_string(j, "fsid", f->btrfs_fsid);
-                json_string(j, "data_profile", f->data_profile[0] ? f->data_profile : NULL);
-                json_uint(j, "device_count", f->n_devices);
-                json_begin_array(j, "members");
-                for (unsigned i = 0; i < f->n_members; i++) {
-                        const struct ra_member *m = &f->members[i];
-                        json_begin_object(j, NULL);
-                        json_string(j, "name", m->name);
-                        json_string(j, "disk", m->disk);
-                        json_string(j, "class", ra_class_to_string(m->class));
-                        json_string(j, "transport", ra_transport_to_string(m->transport));
-                        json_uint(j, "size_bytes", m->size_bytes);
-                        json_end_object(j);
-                }
-                json_end_array(j);
-        }
-        json_string(j, "rule", d->plan.rule[0] ? d->plan.rule : NULL);
-        json_string(j, "rule_file", d->plan.decision.rule ? d->plan.decision.rule->file : NULL);
-        json_string(j, "rule_section", d->plan.decision.rule ? d->plan.decision.rule->section : NULL);
-        json_string(j, "reason", d->plan.decision.reason);
-        json_boolean(j, "error", d->plan.error < 0);
-}
-
 /* A few words of what decided the class, to fit one table column. */
 static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
         char sz[16], st[24];
@@ -155,15 +96,6 @@ static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
                 snprintf(buf, size, "%s io_opt bogus", sz);
         else
                 snprintf(buf, size, "%s%s", sz, f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
-}
-
-uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
-        uint64_t mem_kb = 0;
-        (void) ra_read_mem_total_kb(&mem_kb);
-        *ret_mem_kb = mem_kb;
-        if (!c->profile.memory_cap || mem_kb == 0)
-                return 0;
-        return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
 /* ---- the table (libsmartcols) ------------------------------------------ */
@@ -476,25 +408,15 @@ static size_t drop_empty(struct ctl_device *list, size_t n) {
         return kept;
 }
 
-/* The last advise run's advice for the devices listed now; a device gone
- * since, or a file that cannot be read, leaves the gauges out. */
-static void print_last_advice(const struct ctl *ctl, const struct ctl_device *list, size_t n) {
-        struct advice_record *r = NULL;
-        size_t n_r = 0, kept = 0;
-
-        if (advice_records_load(ctl->config->root, &r, &n_r) < 0 || n_r == 0) {
-                free(r);
-                return;
-        }
-        for (size_t i = 0; i < n_r; i++)
-                for (size_t k = 0; k < n; k++)
-                        if (strcmp(r[i].name, list[k].facts.name) == 0) {
-                                r[kept++] = r[i];
-                                break;
-                        }
-        if (kept > 0)
-                advice_prometheus(stdout, r, kept);
-        free(r);
+/* The memory cap of the profile on this host (0: off or unknown), for the
+ * header line and --json; *ret_mem_kb: MemTotal, 0 when unknown. */
+static uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
+        uint64_t mem_kb = 0;
+        (void) ra_read_mem_total_kb(&mem_kb);
+        *ret_mem_kb = mem_kb;
+        if (!c->profile.memory_cap || mem_kb == 0)
+                return 0;
+        return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
 int verb_status(struct ctl *ctl, int argc, char **argv) {
@@ -524,7 +446,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
 
         if (ctl->format == FORMAT_PROMETHEUS) {
                 status_prometheus(stdout, list, n);
-                print_last_advice(ctl, list, n);
+                status_prometheus_last_advice(stdout, ctl->config->root, list, n);
         }
         else if (ctl->json) {
                 struct json j = { .f = stdout };

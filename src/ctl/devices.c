@@ -402,3 +402,8 @@ void devices_free(struct ctl_device *list, size_t n) {
                 device_done(&list[i]);
         free(list);
 }
+
+bool device_drifts(const struct ctl_device *d) {
+        return ra_plan_has_target(&d->plan) && d->facts.current_known &&
+               d->facts.current_kb != d->plan.decision.target_kb;
+}

@@ -33,3 +33,7 @@ void device_done(struct ctl_device *d);
 const char *device_find_strerror(int r);
 
 void devices_free(struct ctl_device *list, size_t n);
+
+/* The kernel holds another value than the target: status marks it, explain
+ * says why, Prometheus exports it. */
+bool device_drifts(const struct ctl_device *d);

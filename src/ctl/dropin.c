@@ -10,7 +10,7 @@
 
 #include "devices.h"
 #include "dropin.h"
-#include "gather.h"
+#include "fileio.h"
 #include "output.h"
 #include "size.h"
 #include "write-read-ahead.h"
@@ -136,8 +136,8 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         return r;
 }
 
-int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
-                 uint64_t *ret_after_kb) {
+static int apply_rule(struct ctl *ctl, const char *verb, const char *name, const char *path,
+                      const char *section, uint64_t *ret_after_kb) {
         struct ra_config *cfg = NULL;
         struct ctl_device d;
         int r = ra_config_load(ctl->root, &cfg);
@@ -180,4 +180,31 @@ int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char
         device_done(&d);
         ra_config_free(cfg);
         return r;
+}
+
+int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
+                 bool line_on_stderr, uint64_t *ret_after_kb) {
+        int saved = -1, r;
+
+        /* Whatever the verb printed comes before apply's line and messages. */
+        fflush(stdout);
+        if (line_on_stderr) {
+                saved = dup(STDOUT_FILENO);
+                if (saved >= 0)
+                        dup2(STDERR_FILENO, STDOUT_FILENO);
+        }
+        r = apply_rule(ctl, verb, name, path, section, ret_after_kb);
+        fflush(stdout);
+        if (saved >= 0) {
+                dup2(saved, STDOUT_FILENO);
+                close(saved);
+        }
+        return r;
+}
+
+void stable_id_missing(const char *verb, const char *name) {
+        ctl_error(verb,
+                  "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) that a rule could use "
+                  "on every boot; run without --write and add a rule by hand",
+                  name);
 }

@@ -37,9 +37,14 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
 
 /* Reloads the configuration with the new drop-in, checks that its rule is
  * the one that decides device `name` now, and applies it. On a broken file,
- * removes it again. *ret_after_kb: read_ahead_kb afterwards. */
+ * removes it again. *ret_after_kb: read_ahead_kb afterwards. apply prints a
+ * line on stdout ("sda 128K -> 512K (rule)"); line_on_stderr puts it on
+ * stderr instead, so that the verb's own table or JSON stays clean. */
 int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
-                 uint64_t *ret_after_kb);
+                 bool line_on_stderr, uint64_t *ret_after_kb);
+
+/* The error for --write on a device that find_stable_id() finds nothing for. */
+void stable_id_missing(const char *verb, const char *name);
 
 /* Creates every missing directory above the file PATH (0755); PATH is
  * changed while it works and given back as it was. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "advice-record.h"
 #include "prometheus.h"
-#include "status.h"
 
 /* Label values escape backslash, double quote and newline (the exposition
  * format's only escapes); other bytes pass, the format is UTF-8 already. */
@@ -68,4 +70,24 @@ void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
                         fprintf(out, " %" PRIu64 "\n", v);
                 }
         }
+}
+
+/* The records that name a listed device, kept in the file's order. */
+void status_prometheus_last_advice(FILE *out, const char *root, const struct ctl_device *list, size_t n) {
+        struct advice_record *r = NULL;
+        size_t n_r = 0, kept = 0;
+
+        if (advice_records_load(root, &r, &n_r) < 0 || n_r == 0) {
+                free(r);
+                return;
+        }
+        for (size_t i = 0; i < n_r; i++)
+                for (size_t k = 0; k < n; k++)
+                        if (strcmp(r[i].name, list[k].facts.name) == 0) {
+                                r[kept++] = r[i];
+                                break;
+                        }
+        if (kept > 0)
+                advice_prometheus(out, r, kept);
+        free(r);
 }

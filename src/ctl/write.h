@@ -3,11 +3,10 @@
 
 #include <stdint.h>
 
-#include "ctl.h"
 #include "devices.h"
 #include "plan.h"
 
-/* What apply and reset share: writing one value, and walking devices. */
+/* What apply and reset share: writing one value. */
 
 enum write_result {
         WRITE_OK,     /* written, or nothing to do */
@@ -24,8 +23,3 @@ enum write_result carry_out_write(const char *verb, const struct ra_facts *f, en
 /* apply for one device: its decision written, "left alone" or the failure
  * printed. */
 enum write_result apply_device(const struct ctl_device *d);
-
-/* Calls fn for each device named in argv, or for all when argc is 0; stops
- * after WRITE_DENIED. Returns the verb's exit code. */
-int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
-                    enum write_result (*fn)(const struct ctl_device *d));

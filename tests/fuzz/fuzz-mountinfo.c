@@ -22,7 +22,6 @@
 #include <string.h>
 
 #include "fuzz.h"
-#include "gather.h"
 #include "mountinfo.h"
 
 #define MAX_SEEN 32

@@ -9,7 +9,6 @@
 #include "classify.h"
 #include "config.h"
 #include "decide.h"
-#include "gather.h"
 #include "test-btrfs.h"
 #include "test-util.h"
 #include "test.h"

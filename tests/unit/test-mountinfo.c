@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The /proc/self/mountinfo parser and the mount facts built from it. */
 
-#include "gather.h"
+#include "fileio.h"
 #include "mountinfo.h"
 #include "test.h"
 
