@@ -86,15 +86,20 @@ static const char *verbs_taking(unsigned takes, const char *option, char *buf, s
 }
 
 static void help(void) {
+        char json[128], prometheus[64]; /* verbs_taking() */
+
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
         for (size_t i = 0; i < N_VERBS; i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
         printf("\nOptions:\n"
-               "  --json        machine-readable output (status, explain, check, calibrate)\n"
-               "  --format=FMT  table (default), json (= --json), or prometheus (status:\n"
-               "                text format for node_exporter's textfile collector)\n"
-               "  --root DIR    read configuration below DIR\n"
-               "  --help, --version\n\n"
+               "  --json        machine-readable output, for\n"
+               "                %s\n"
+               "  --format=FMT  table (default), json (= --json), or prometheus: the text\n"
+               "                format of node_exporter's textfile collector (%s)\n"
+               "  --root DIR    read configuration below DIR\n",
+               verbs_taking(TAKES_JSON, NULL, json, sizeof(json)),
+               verbs_taking(TAKES_PROMETHEUS, NULL, prometheus, sizeof(prometheus)));
+        printf("  --help, --version\n\n"
                "Options of status (the table):\n"
                "  -o, --output LIST       columns, comma-separated; +LIST adds to the default\n"
                "                          (NAME,CLASS,BUS,FACTS,TARGET,CURRENT,RULE); see the\n"
