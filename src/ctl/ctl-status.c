@@ -409,10 +409,15 @@ static size_t drop_empty(struct ctl_device *list, size_t n) {
 }
 
 /* The memory cap of the profile on this host (0: off or unknown), for the
- * header line and --json; *ret_mem_kb: MemTotal, 0 when unknown. */
+ * header line and --json; *ret_mem_kb: MemTotal, 0 when unknown. The host
+ * facts come from the run's snapshot: /proc/meminfo is read once per run. */
 static uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_kb) {
-        uint64_t mem_kb = 0;
-        (void) ra_read_mem_total_kb(&mem_kb);
+        struct ra_facts host;
+
+        ra_facts_init(&host);
+        ra_gather_host(&host);
+        uint64_t mem_kb = host.mem_total_kb;
+        ra_facts_done(&host);
         *ret_mem_kb = mem_kb;
         if (!c->profile.memory_cap || mem_kb == 0)
                 return 0;
