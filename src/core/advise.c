@@ -11,6 +11,58 @@ static double share_of(double part, double whole) {
         return whole > 0 ? part / whole : 0;
 }
 
+/* What no device or host moves in a second: 2^33 sectors (4 TiB), 2^28
+ * requests, 2^30 pages (4 TiB); a request's ticks add up to at most 65536
+ * requests in flight. Time-based counters (busy, PSI) grow by at most the
+ * interval, with a second of slack for the sampling. */
+#define DELTA_SECTORS_PER_S (UINT64_C(1) << 33)
+#define DELTA_IOS_PER_S (UINT64_C(1) << 28)
+#define DELTA_PAGES_PER_S (UINT64_C(1) << 30)
+#define DELTA_IN_FLIGHT_MAX 65536
+
+static bool counter_delta(uint64_t now, uint64_t before, double max, uint64_t *ret) {
+        if (now < before || (double) (now - before) > max)
+                return false;
+        *ret = now - before;
+        return true;
+}
+
+bool ra_disk_delta(const struct ra_disk_counters *now, const struct ra_disk_counters *before, double seconds,
+                   struct ra_disk_counters *ret) {
+        const double s = seconds > 0 ? seconds : 0, ms = (s + 1) * 1000;
+        struct ra_disk_counters d;
+
+        if (counter_delta(now->read_ios, before->read_ios, s * (double) DELTA_IOS_PER_S, &d.read_ios) &&
+            counter_delta(now->read_merges, before->read_merges, s * (double) DELTA_SECTORS_PER_S, &d.read_merges) &&
+            counter_delta(now->read_sectors, before->read_sectors, s * (double) DELTA_SECTORS_PER_S,
+                          &d.read_sectors) &&
+            counter_delta(now->read_ticks_ms, before->read_ticks_ms, ms * DELTA_IN_FLIGHT_MAX, &d.read_ticks_ms) &&
+            counter_delta(now->io_ticks_ms, before->io_ticks_ms, ms, &d.io_ticks_ms)) {
+                *ret = d;
+                return true;
+        }
+        *ret = (struct ra_disk_counters){};
+        return false;
+}
+
+bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_counters *before, double seconds,
+                   struct ra_host_counters *ret) {
+        const double s = seconds > 0 ? seconds : 0, pages = s * (double) DELTA_PAGES_PER_S, us = (s + 1) * 1e6;
+        struct ra_host_counters d;
+
+        if (counter_delta(now->majfaults, before->majfaults, pages, &d.majfaults) &&
+            counter_delta(now->refault_file_pages, before->refault_file_pages, pages, &d.refault_file_pages) &&
+            counter_delta(now->steal_file_pages, before->steal_file_pages, pages, &d.steal_file_pages) &&
+            counter_delta(now->pinned_pages, before->pinned_pages, pages, &d.pinned_pages) &&
+            counter_delta(now->mem_some_us, before->mem_some_us, us, &d.mem_some_us) &&
+            counter_delta(now->io_some_us, before->io_some_us, us, &d.io_some_us)) {
+                *ret = d;
+                return true;
+        }
+        *ret = (struct ra_host_counters){};
+        return false;
+}
+
 void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
                          const struct ra_host_counters *host, bool psi, double seconds, unsigned page_kb) {
         const double page_bytes = (double) page_kb * 1024;
@@ -85,6 +137,8 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
         a.read_bytes_per_s = share_of(read_bytes, o->seconds);
         a.request_kb = share_of(read_bytes / 1024, (double) o->disk.read_ios);
         a.busy = share_of((double) o->disk.io_ticks_ms / 1000, o->read_seconds);
+        if (a.busy > 1) /* the sampling's jitter; never more than all the time */
+                a.busy = 1;
         a.io_stall = o->psi ? share_of(o->io_some_seconds, o->read_seconds) : -1;
         a.mem_stall = o->psi ? share_of(o->mem_some_seconds, o->read_seconds) : -1;
         a.majfaults_per_s = share_of(o->majfaults, o->seconds);
@@ -170,18 +224,23 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
                          a.refault_share * 100, a.fault_share * 100);
                 goto done;
         }
+        /* Without PSI the stall is unknown, not 0%. */
+        char stall[48];
+        if (a.io_stall < 0)
+                snprintf(stall, sizeof(stall), "readers' I/O stalls unknown (no PSI)");
+        else
+                snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a.io_stall * 100);
         if (!limited) {
                 snprintf(a.reason, sizeof(a.reason),
-                         "requests at the readahead size (%.0fK), but the device is busy %.0f%% of the time and "
-                         "its readers stall on I/O %.0f%%: readahead is not the limit",
-                         a.request_kb, a.busy * 100, a.io_stall > 0 ? a.io_stall * 100 : 0);
+                         "requests at the readahead size (%.0fK), but the device is busy %.0f%% of the time, "
+                         "%s: readahead is not the limit",
+                         a.request_kb, a.busy * 100, stall);
                 goto done;
         }
         snprintf(text, sizeof(text),
                  "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
-                 "busy %.0f%%, readers stalled on I/O %.0f%%, no refaults or memory pressure",
-                 a.request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a.busy * 100,
-                 a.io_stall > 0 ? a.io_stall * 100 : 0);
+                 "busy %.0f%%, %s, no refaults or memory pressure",
+                 a.request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a.busy * 100, stall);
         suggest(&a, l, RA_ADVICE_RAISE, l->read_ahead_kb * RA_ADVISE_STEP, text);
 done:
         *ret = a;

@@ -63,6 +63,15 @@ struct ra_host_counters {
         uint64_t mem_some_us, io_some_us;
 };
 
+/* The change of cumulative counters over `seconds` in *ret; false (and all
+ * zero) when one went backwards or jumped further than any device or host
+ * moves in that time (a reset, a wrap, a bogus value such as 2^64-1): such
+ * an interval counts as nothing. */
+bool ra_disk_delta(const struct ra_disk_counters *now, const struct ra_disk_counters *before, double seconds,
+                   struct ra_disk_counters *ret);
+bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_counters *before, double seconds,
+                   struct ra_host_counters *ret);
+
 /* One device over the window; host events attributed to it. */
 struct ra_observed {
         double seconds;               /* the window */

@@ -222,6 +222,12 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
                 }
                 return 0;
         case ARG_ROOT:
+                /* Refused here, before anything is read: paths below a longer
+                 * root would not fit, and nothing may fall back to the host's. */
+                if (ra_root_check(arg) < 0) {
+                        ctl_error(NULL, "--root: longer than %d bytes, refused", RA_ROOT_MAX);
+                        return -EINVAL;
+                }
                 ctl->root = arg;
                 return 0;
         case ARG_HELP:

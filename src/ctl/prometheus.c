@@ -28,7 +28,11 @@ static void put_label_value(FILE *out, const char *s) {
 void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class) {
         fputs("{device=\"", out);
         put_label_value(out, device);
-        fprintf(out, "\",kind=\"%s\",class=\"%s\"}", kind, class);
+        fputs("\",kind=\"", out);
+        put_label_value(out, kind);
+        fputs("\",class=\"", out);
+        put_label_value(out, class);
+        fputs("\"}", out);
 }
 
 const char *prometheus_kind(const struct ra_facts *f) {
