@@ -13,6 +13,7 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-c
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
            libmount-dev # bench/mountinfo-parse.sh: our parser against libmount (not a build dependency)
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
+test_deps+=(strace) # tests/umockdev/advise-write.sh: holds a rename to race two advise runs
 
 packages=("${build_deps[@]}")
 if [ "${1:-}" = --test ]; then
