@@ -65,7 +65,17 @@ bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_coun
 
 void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
                          const struct ra_host_counters *host, bool psi, double seconds, unsigned page_kb) {
+        ra_observe_interval_cg(o, dev, all_read_sectors, host, NULL, NULL, psi, seconds, page_kb);
+}
+
+void ra_observe_interval_cg(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
+                            const struct ra_host_counters *host, const struct ra_events *from_cgroups,
+                            const struct ra_events *explained, bool psi, double seconds, unsigned page_kb) {
         const double page_bytes = (double) page_kb * 1024;
+        const struct ra_events none = {};
+        const struct ra_events host_ev = { (double) host->majfaults, (double) host->refault_file_pages,
+                                           (double) host->steal_file_pages };
+        const struct ra_events rest = ra_events_unexplained(&host_ev, explained ? explained : &none);
 
         o->seconds += seconds;
         o->disk.read_ios += dev->read_ios;
@@ -74,16 +84,26 @@ void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *d
         o->disk.read_ticks_ms += dev->read_ticks_ms;
         o->disk.io_ticks_ms += dev->io_ticks_ms;
         o->psi = psi;
+        /* A cgroup's events belong to the devices it read, in whatever
+         * interval its reads were counted. */
+        if (from_cgroups) {
+                o->majfaults += from_cgroups->majfaults;
+                o->refault_bytes += from_cgroups->refault_pages * page_bytes;
+                o->reclaim_bytes += from_cgroups->steal_pages * page_bytes;
+                o->cgroup_majfaults += from_cgroups->majfaults;
+                o->cgroup_refault_bytes += from_cgroups->refault_pages * page_bytes;
+                o->cgroup_reclaim_bytes += from_cgroups->steal_pages * page_bytes;
+        }
         if (dev->read_sectors == 0)
                 return;
-        /* The host's events belong to whoever read: to this device by its
-         * share of the sectors all disks read in this interval. */
+        /* What no cgroup explains belongs to whoever read: to this device
+         * by its share of the sectors all disks read in this interval. */
         double share = share_of((double) dev->read_sectors,
                                 (double) (all_read_sectors > dev->read_sectors ? all_read_sectors : dev->read_sectors));
         o->read_seconds += seconds;
-        o->majfaults += share * (double) host->majfaults;
-        o->refault_bytes += share * (double) host->refault_file_pages * page_bytes;
-        o->reclaim_bytes += share * (double) host->steal_file_pages * page_bytes;
+        o->majfaults += share * rest.majfaults;
+        o->refault_bytes += share * rest.refault_pages * page_bytes;
+        o->reclaim_bytes += share * rest.steal_pages * page_bytes;
         o->direct_bytes += share * (double) host->pinned_pages * page_bytes;
         if (psi) {
                 o->mem_some_seconds += (double) host->mem_some_us / 1e6;

@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cgroup-attrib.h"
+
 /*
  * readahead-ctl advise: what readahead did on a live system, and whether to
  * raise, lower or keep read_ahead_kb. Pure: counters in, advice out. The
@@ -77,9 +79,13 @@ struct ra_observed {
         double seconds;               /* the window */
         double read_seconds;          /* intervals in which the device read */
         struct ra_disk_counters disk; /* deltas over the window */
-        /* Host events of intervals in which the device read, times its
-         * share of that interval's sectors read by all disks. */
+        /* Events: what cgroups that read the device explain (their own
+         * events, split by their reads per device), plus the host's events
+         * no cgroup explains of intervals in which the device read, times
+         * its share of that interval's sectors read by all disks. */
         double majfaults, refault_bytes, reclaim_bytes, direct_bytes;
+        /* ...of which from cgroups: the rest is the host-wide share. */
+        double cgroup_majfaults, cgroup_refault_bytes, cgroup_reclaim_bytes;
         /* Stall time of intervals in which the device read, not shared. */
         double mem_some_seconds, io_some_seconds;
         bool psi; /* /proc/pressure/ was readable */
@@ -89,6 +95,12 @@ struct ra_observed {
  * host's deltas (NULL psi fields when psi is false). */
 void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
                          const struct ra_host_counters *host, bool psi, double seconds, unsigned page_kb);
+/* The same with attribution per cgroup: from_cgroups, this device's events
+ * from ra_attribute_cgroup(); explained, all cgroups' (only the host's
+ * events beyond them are split by share). NULL for none. */
+void ra_observe_interval_cg(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
+                            const struct ra_host_counters *host, const struct ra_events *from_cgroups,
+                            const struct ra_events *explained, bool psi, double seconds, unsigned page_kb);
 
 struct ra_advise_limits {
         uint64_t read_ahead_kb;
