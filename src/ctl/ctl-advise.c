@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "advice-record.h"
+#include "advise-cgroup.h"
 #include "advise.h"
 #include "ctl.h"
 #include "decide.h"
@@ -230,22 +231,41 @@ static void sleep_until(double t) {
         }
 }
 
-static int observe(struct watched *w, size_t n, unsigned seconds) {
+/* How the window's events were attributed, for --json. */
+struct attribution {
+        const char *cgroups; /* "v1", "v2", NULL: none to read */
+        unsigned with_events, explaining;
+};
+
+static int observe(struct watched *w, size_t n, unsigned seconds, struct attribution *attr) {
         struct ra_disk_counters *deltas = calloc(n ? n : 1, sizeof(*deltas));
         struct others *others = calloc(1, sizeof(*others));
+        struct cgroup_device *majmin = calloc(n ? n : 1, sizeof(*majmin));
+        struct ra_events *from_cgroups = calloc(n ? n : 1, sizeof(*from_cgroups)), explained;
+        struct cgroup_sampler *cg = NULL;
         struct host_sample before, now;
         uint64_t all;
         int r;
 
-        if (!deltas || !others) {
+        if (!deltas || !others || !majmin || !from_cgroups) {
                 free(deltas);
                 free(others);
+                free(majmin);
+                free(from_cgroups);
                 return -ENOMEM;
         }
+        for (size_t i = 0; i < n; i++)
+                majmin[i] = (struct cgroup_device){ w[i].dev.facts.major, w[i].dev.facts.minor };
+        /* Without cgroups to read, every event is split by share. */
+        if (cgroup_sampler_new(&cg) < 0)
+                cg = NULL;
+        *attr = (struct attribution){ .cgroups = !cg ? NULL : cgroup_sampler_v2(cg) ? "v2" : "v1" };
         double start = ra_now_seconds(), last = start;
         r = read_host(&before);
         if (r >= 0)
                 r = read_disks(w, n, others, true, 0, deltas, &all);
+        if (r >= 0 && cg)
+                cgroup_sampler_pass(cg, majmin, n, true, from_cgroups, &explained);
         for (unsigned step = 1; r >= 0; step++) {
                 double next = start + step * SAMPLE_SECONDS;
                 if (next > start + seconds)
@@ -260,16 +280,24 @@ static int observe(struct watched *w, size_t n, unsigned seconds) {
                         break;
                 struct ra_host_counters h;
                 ra_host_delta(&now.c, &before.c, t - last, &h);
+                if (cg)
+                        cgroup_sampler_pass(cg, majmin, n, false, from_cgroups, &explained);
                 for (size_t i = 0; i < n; i++)
-                        ra_observe_interval(&w[i].obs, &deltas[i], all, &h, now.psi, t - last,
-                                            w[i].dev.facts.page_kb ? w[i].dev.facts.page_kb : 4);
+                        ra_observe_interval_cg(&w[i].obs, &deltas[i], all, &h, cg ? &from_cgroups[i] : NULL,
+                                               cg ? &explained : NULL, now.psi, t - last,
+                                               w[i].dev.facts.page_kb ? w[i].dev.facts.page_kb : 4);
                 before = now;
                 last = t;
                 if (t >= start + seconds - 1e-3)
                         break;
         }
+        if (cg)
+                cgroup_sampler_counts(cg, &attr->with_events, &attr->explaining);
+        cgroup_sampler_free(cg);
         free(deltas);
         free(others);
+        free(majmin);
+        free(from_cgroups);
         return r;
 }
 
@@ -357,13 +385,43 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 printf("No reads on %zu other disk%s: no signal.\n", quiet, quiet == 1 ? "" : "s");
 }
 
-static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_seconds) {
+/* Where a device's evidence came from: its cgroups' own events, the host's
+ * split by share of sectors, both, or none (no events at all). */
+static const char *attributed_by(const struct ra_observed *o) {
+        double cg = o->cgroup_majfaults + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
+        double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
+        if (all <= 0)
+                return "none";
+        if (cg >= all * 0.99)
+                return "cgroups";
+        return cg > 0 ? "cgroups and host share" : "host share";
+}
+
+static void json_attribution(struct json *j, const struct ra_observed *o) {
+        json_begin_object(j, "attribution");
+        json_string(j, "by", attributed_by(o));
+        json_double(j, "cgroup_major_faults", o->cgroup_majfaults, 1);
+        json_double(j, "host_share_major_faults", o->majfaults - o->cgroup_majfaults, 1);
+        json_double(j, "cgroup_refault_bytes", o->cgroup_refault_bytes, 0);
+        json_double(j, "host_share_refault_bytes", o->refault_bytes - o->cgroup_refault_bytes, 0);
+        json_double(j, "cgroup_reclaim_bytes", o->cgroup_reclaim_bytes, 0);
+        json_double(j, "host_share_reclaim_bytes", o->reclaim_bytes - o->cgroup_reclaim_bytes, 0);
+        json_end_object(j);
+}
+
+static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_seconds,
+                      const struct attribution *attr) {
         struct json j = { .f = stdout };
         char idbuf[STABLE_ID_MAX + 32];
 
         json_begin_object(&j, NULL);
         json_uint(&j, "seconds", seconds);
         json_double(&j, "cpu_seconds", cpu_seconds, 3);
+        json_begin_object(&j, "cgroups");
+        json_string(&j, "version", attr->cgroups);
+        json_uint(&j, "with_events", attr->with_events);
+        json_uint(&j, "explaining", attr->explaining);
+        json_end_object(&j);
         json_begin_array(&j, "devices");
         for (size_t i = 0; i < n; i++) {
                 const struct ra_advice *v = &w[i].advice;
@@ -386,6 +444,7 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
                 json_double(&j, "refault_share", v->refault_share, 3);
                 json_double(&j, "reclaim_share", v->reclaim_share, 3);
                 json_double(&j, "direct_share", v->direct_share, 3);
+                json_attribution(&j, &w[i].obs);
                 if (w[i].have_id)
                         snprintf(idbuf, sizeof(idbuf), "%s=%s", w[i].id.key, w[i].id.value);
                 json_string(&j, "stable_id", w[i].have_id ? idbuf : NULL);
@@ -566,7 +625,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
 
         struct rusage ru0, ru1;
         getrusage(RUSAGE_SELF, &ru0);
-        r = observe(w, n, seconds);
+        struct attribution attr;
+        r = observe(w, n, seconds, &attr);
         getrusage(RUSAGE_SELF, &ru1);
         if (r < 0) {
                 ctl_error("advise", "cannot read the counters: %s", strerror(-r));
@@ -607,7 +667,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                           ctl->config->root, strerror(-r));
 
         if (ctl->json) {
-                if (print_json(w, n, seconds, cpu) < 0)
+                if (print_json(w, n, seconds, cpu, &attr) < 0)
                         exit_code = EXIT_FAILURE_;
         } else if (ctl->format == FORMAT_PROMETHEUS)
                 advice_prometheus(stdout, records, n_records);
