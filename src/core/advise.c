@@ -87,6 +87,7 @@ void ra_observe_interval_cg(struct ra_observed *o, const struct ra_disk_counters
         /* A cgroup's events belong to the devices it read, in whatever
          * interval its reads were counted. */
         if (from_cgroups) {
+                o->by_cgroup = true;
                 o->majfaults += from_cgroups->majfaults;
                 o->refault_bytes += from_cgroups->refault_pages * page_bytes;
                 o->reclaim_bytes += from_cgroups->steal_pages * page_bytes;
@@ -228,8 +229,9 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
                                                                                            : l->read_ahead_kb;
         bool at_size = a.request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
         bool limited = a.busy >= RA_ADVISE_BUSY_MIN || a.io_stall >= RA_ADVISE_IO_STALL_MIN;
+        bool others_stall = o->by_cgroup && a.refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
         bool waste = a.refault_share > RA_ADVISE_RAISE_REFAULT_MAX || a.fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
-                     a.mem_stall >= RA_ADVISE_MEM_STALL_MIN;
+                     (a.mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall);
         if (!at_size) {
                 snprintf(a.reason, sizeof(a.reason),
                          "requests average %.0fK against read_ahead_kb %s: readahead does not drive these reads "
@@ -240,8 +242,8 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
         if (waste) {
                 snprintf(a.reason, sizeof(a.reason),
                          "requests at the readahead size, but with waste: refaults %.0f%%, fault read-around "
-                         "%.0f%% of the reads",
-                         a.refault_share * 100, a.fault_share * 100);
+                         "%.0f%% of the reads, memory stalls %.1f%% of the time",
+                         a.refault_share * 100, a.fault_share * 100, a.mem_stall > 0 ? a.mem_stall * 100 : 0);
                 goto done;
         }
         /* Without PSI the stall is unknown, not 0%. */

@@ -48,6 +48,10 @@
  * is the noise of a busy host, 3% measured while the lab ran). */
 #define RA_ADVISE_RAISE_REFAULT_MAX 0.10
 #define RA_ADVISE_RAISE_FAULT_MAX 0.1
+/* PSI memory is the host's: with events attributed per cgroup, a device
+ * whose own readers refault less than the noise (3%) is not held back by
+ * another cgroup's memory stalls. */
+#define RA_ADVISE_OWN_REFAULT_NOISE 0.03
 /* One step: at most a factor of 4 either way. */
 #define RA_ADVISE_STEP 4
 
@@ -89,6 +93,7 @@ struct ra_observed {
         /* Stall time of intervals in which the device read, not shared. */
         double mem_some_seconds, io_some_seconds;
         bool psi; /* /proc/pressure/ was readable */
+        bool by_cgroup; /* events were attributed per cgroup (ra_observe_interval_cg with cgroups) */
 };
 
 /* Adds one interval: the device's deltas, all disks' read sectors, the

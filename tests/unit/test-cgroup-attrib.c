@@ -117,6 +117,28 @@ static void test_split_by_reads(void) {
         CHECK(rest.steal_pages == 0);
 }
 
+/* A's reader beside B's thrashing: the host's memory stalls are B's. With
+ * attribution A is raised; with the host's share alone it is not. */
+static void test_neighbour_stall_does_not_hold_raise(void) {
+        const struct ra_disk_counters seq = { .read_ios = 114, .read_merges = 10, .read_sectors = 30720 };
+        const struct ra_host_counters host = { .refault_file_pages = 2400, .mem_some_us = 80000, .io_some_us = 520000 };
+        const struct ra_events mine = {}, all = { .refault_pages = 2400 };
+        struct ra_advise_limits l = { .read_ahead_kb = 128, .max_sectors_kb = 1280, .minimum_kb = 32,
+                                      .maximum_kb = 131072, .memory_cap_kb = 32768, .page_kb = 4 };
+        struct ra_observed o = {};
+        struct ra_advice a;
+        for (int i = 0; i < 5; i++) /* B read 3 x what A read */
+                ra_observe_interval_cg(&o, &seq, 4 * seq.read_sectors, &host, &mine, &all, true, 1, 4);
+        ra_advise(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(512, a.suggested_kb);
+        o = (struct ra_observed){};
+        for (int i = 0; i < 5; i++)
+                ra_observe_interval(&o, &seq, 4 * seq.read_sectors, &host, true, 1, 4);
+        ra_advise(&o, &l, &a);
+        CHECK_STR("lower", ra_advice_to_string(a.kind)); /* the wrong advice, by share */
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_memory_stat_v1);
@@ -125,5 +147,6 @@ int main(void) {
         RUN(test_blkio_v1);
         RUN(test_neighbour_refaults_go_to_their_reader);
         RUN(test_split_by_reads);
+        RUN(test_neighbour_stall_does_not_hold_raise);
         TEST_MAIN_END;
 }
