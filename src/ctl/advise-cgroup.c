@@ -139,17 +139,13 @@ static struct cgroup_state *state_of(struct cgroup_sampler *s, const char *path,
         return c;
 }
 
-/* v1: the blkio cgroup of a process of memory cgroup `path`. */
-static int blkio_of_process(const struct cgroup_sampler *s, const char *path, char *ret, size_t size) {
-        char file[RA_PATH_MAX + 64], buf[4096];
-        int pid = 0;
+#define PIDS_MAX 64
+#define BLKIO_GROUPS_MAX 16
 
-        snprintf(file, sizeof(file), "%s%s/cgroup.procs", s->mem_root, path);
-        int r = read_small(file, buf, sizeof(buf));
-        if (r < 0 && r != -EFBIG)
-                return -ENOENT;
-        if (sscanf(buf, "%d", &pid) != 1)
-                return -ESRCH;
+/* v1: the blkio cgroup of process `pid` ("" for the root). */
+static int blkio_of_pid(int pid, char *ret, size_t size) {
+        char file[64], buf[4096];
+
         snprintf(file, sizeof(file), "/proc/%d/cgroup", pid);
         if (read_small(file, buf, sizeof(buf)) < 0)
                 return -ESRCH;
@@ -167,10 +163,42 @@ static int blkio_of_process(const struct cgroup_sampler *s, const char *path, ch
         return -ENOENT;
 }
 
+/* v1: the blkio cgroups of memory cgroup `path`: the one of the same path
+ * (systemd and the lab name them alike), else those its processes are in
+ * (the first PIDS_MAX of them). */
+static size_t blkio_groups(const struct cgroup_sampler *s, const char *path, char (*ret)[RA_PATH_MAX]) {
+        char file[RA_PATH_MAX + 64], buf[4096];
+        struct stat st;
+        size_t n = 0;
+
+        snprintf(file, sizeof(file), "%s%s", s->io_root, path);
+        if (stat(file, &st) == 0 && S_ISDIR(st.st_mode)) {
+                snprintf(ret[0], RA_PATH_MAX, "%s", path);
+                return 1;
+        }
+        snprintf(file, sizeof(file), "%s%s/cgroup.procs", s->mem_root, path);
+        int r = read_small(file, buf, sizeof(buf));
+        if (r < 0 && r != -EFBIG)
+                return 0;
+        unsigned pids = 0;
+        for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l && pids < PIDS_MAX && n < BLKIO_GROUPS_MAX;
+             l = strtok_r(NULL, "\n", &save), pids++) {
+                char blk[RA_PATH_MAX];
+                int pid = atoi(l);
+                if (pid <= 0 || blkio_of_pid(pid, blk, sizeof(blk)) < 0)
+                        continue;
+                bool known = false;
+                for (size_t i = 0; i < n && !known; i++)
+                        known = strcmp(ret[i], blk) == 0;
+                if (!known)
+                        snprintf(ret[n++], RA_PATH_MAX, "%s", blk);
+        }
+        return n;
+}
+
 /* The cgroup's reads per device now. */
 static int read_io(const struct cgroup_sampler *s, const char *path, struct ra_cgroup_io *io, size_t *n) {
         char file[RA_PATH_MAX + 64], bytes[STAT_BYTES_MAX], ios[STAT_BYTES_MAX];
-        struct stat st;
 
         if (s->v2) {
                 snprintf(file, sizeof(file), "%s%s/io.stat", s->io_root, path);
@@ -179,19 +207,36 @@ static int read_io(const struct cgroup_sampler *s, const char *path, struct ra_c
                 *n = ra_cgroup_io_parse_v2(bytes, io, RA_CGROUP_IO_MAX);
                 return 0;
         }
-        char blk[RA_PATH_MAX];
-        snprintf(file, sizeof(file), "%s%s", s->io_root, path);
-        if (stat(file, &st) == 0 && S_ISDIR(st.st_mode))
-                snprintf(blk, sizeof(blk), "%s", path);
-        else if (blkio_of_process(s, path, blk, sizeof(blk)) < 0)
-                return -ENOENT;
-        snprintf(file, sizeof(file), "%s%s/blkio.throttle.io_service_bytes", s->io_root, blk);
-        if (read_small(file, bytes, sizeof(bytes)) < 0)
-                return -ENOENT;
-        snprintf(file, sizeof(file), "%s%s/blkio.throttle.io_serviced", s->io_root, blk);
-        bool have_ios = read_small(file, ios, sizeof(ios)) >= 0;
-        *n = ra_cgroup_io_parse_v1(bytes, have_ios ? ios : NULL, io, RA_CGROUP_IO_MAX);
-        return 0;
+        char(*groups)[RA_PATH_MAX] = calloc(BLKIO_GROUPS_MAX, RA_PATH_MAX);
+        if (!groups)
+                return -ENOMEM;
+        size_t n_groups = blkio_groups(s, path, groups);
+        *n = 0;
+        for (size_t g = 0; g < n_groups; g++) {
+                struct ra_cgroup_io one[RA_CGROUP_IO_MAX];
+                snprintf(file, sizeof(file), "%s%s/blkio.throttle.io_service_bytes", s->io_root, groups[g]);
+                if (read_small(file, bytes, sizeof(bytes)) < 0)
+                        continue;
+                snprintf(file, sizeof(file), "%s%s/blkio.throttle.io_serviced", s->io_root, groups[g]);
+                bool have_ios = read_small(file, ios, sizeof(ios)) >= 0;
+                size_t k = ra_cgroup_io_parse_v1(bytes, have_ios ? ios : NULL, one, RA_CGROUP_IO_MAX);
+                /* the groups' reads add up, device by device */
+                for (size_t i = 0; i < k; i++) {
+                        size_t j;
+                        for (j = 0; j < *n; j++)
+                                if (io[j].major == one[i].major && io[j].minor == one[i].minor)
+                                        break;
+                        if (j == *n) {
+                                if (*n >= RA_CGROUP_IO_MAX)
+                                        continue;
+                                io[(*n)++] = (struct ra_cgroup_io){ one[i].major, one[i].minor, 0, 0 };
+                        }
+                        io[j].read_bytes += one[i].read_bytes;
+                        io[j].read_ios += one[i].read_ios;
+                }
+        }
+        free(groups);
+        return n_groups > 0 ? 0 : -ENOENT;
 }
 
 static uint64_t io_reads_of(const struct ra_cgroup_io *io, size_t n, unsigned major, unsigned minor) {
