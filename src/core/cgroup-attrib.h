@@ -32,7 +32,7 @@ struct ra_cgroup_io {
         uint64_t read_bytes, read_ios;
 };
 
-#define RA_CGROUP_IO_MAX 256
+#define RA_CGROUP_IO_MAX 64
 
 /* io.stat (v2): "MAJ:MIN rbytes=N wbytes=N rios=N wios=N ...". At most
  * `max` devices; returns how many. */

@@ -33,6 +33,10 @@ struct cgroup_state {
         struct ra_cgroup_io io[RA_CGROUP_IO_MAX];
         size_t n_io;
         bool have_io, seen;
+        /* v1: its blkio cgroups, looked up again every BLKIO_REFRESH passes */
+        char (*blkio)[RA_PATH_MAX];
+        size_t n_blkio;
+        unsigned blkio_pass;
 };
 
 struct cgroup_sampler {
@@ -40,6 +44,7 @@ struct cgroup_sampler {
         char mem_root[64], io_root[64];
         struct cgroup_state *cg;
         size_t n;
+        unsigned pass;
         unsigned cgroups_with_events, cgroups_explaining; /* over the window */
 };
 
@@ -111,6 +116,8 @@ int cgroup_sampler_new(struct cgroup_sampler **ret) {
 
 void cgroup_sampler_free(struct cgroup_sampler *s) {
         if (s) {
+                for (size_t i = 0; i < s->n; i++)
+                        free(s->cg[i].blkio);
                 free(s->cg);
                 free(s);
         }
@@ -141,6 +148,9 @@ static struct cgroup_state *state_of(struct cgroup_sampler *s, const char *path,
 
 #define PIDS_MAX 64
 #define BLKIO_GROUPS_MAX 16
+/* Looking a memory cgroup's processes up costs a read per process: once in
+ * so many passes (seconds) is enough for the lab's and a service's. */
+#define BLKIO_REFRESH 10
 
 /* v1: the blkio cgroup of process `pid` ("" for the root). */
 static int blkio_of_pid(int pid, char *ret, size_t size) {
@@ -197,7 +207,8 @@ static size_t blkio_groups(const struct cgroup_sampler *s, const char *path, cha
 }
 
 /* The cgroup's reads per device now. */
-static int read_io(const struct cgroup_sampler *s, const char *path, struct ra_cgroup_io *io, size_t *n) {
+static int read_io(const struct cgroup_sampler *s, struct cgroup_state *c, struct ra_cgroup_io *io, size_t *n) {
+        const char *path = c->path;
         char file[RA_PATH_MAX + 64], bytes[STAT_BYTES_MAX], ios[STAT_BYTES_MAX];
 
         if (s->v2) {
@@ -207,10 +218,18 @@ static int read_io(const struct cgroup_sampler *s, const char *path, struct ra_c
                 *n = ra_cgroup_io_parse_v2(bytes, io, RA_CGROUP_IO_MAX);
                 return 0;
         }
-        char(*groups)[RA_PATH_MAX] = calloc(BLKIO_GROUPS_MAX, RA_PATH_MAX);
-        if (!groups)
-                return -ENOMEM;
-        size_t n_groups = blkio_groups(s, path, groups);
+        if (!c->blkio) {
+                c->blkio = calloc(BLKIO_GROUPS_MAX, RA_PATH_MAX);
+                if (!c->blkio)
+                        return -ENOMEM;
+                c->blkio_pass = s->pass - BLKIO_REFRESH;
+        }
+        if (s->pass - c->blkio_pass >= BLKIO_REFRESH) {
+                c->n_blkio = blkio_groups(s, path, c->blkio);
+                c->blkio_pass = s->pass;
+        }
+        char(*groups)[RA_PATH_MAX] = c->blkio;
+        size_t n_groups = c->n_blkio;
         *n = 0;
         for (size_t g = 0; g < n_groups; g++) {
                 struct ra_cgroup_io one[RA_CGROUP_IO_MAX];
@@ -235,7 +254,6 @@ static int read_io(const struct cgroup_sampler *s, const char *path, struct ra_c
                         io[j].read_ios += one[i].read_ios;
                 }
         }
-        free(groups);
         return n_groups > 0 ? 0 : -ENOENT;
 }
 
@@ -278,7 +296,7 @@ static void sample_cgroup(struct cgroup_sampler *s, const char *path, size_t hin
          * from devices nobody watches: their share is not ours. */
         struct ra_cgroup_io io[RA_CGROUP_IO_MAX];
         size_t n_io = 0;
-        if (read_io(s, path, io, &n_io) < 0)
+        if (read_io(s, c, io, &n_io) < 0)
                 return;
         double *w = calloc(n + 1, sizeof(double));
         struct ra_events *got = calloc(n + 1, sizeof(*got));
@@ -349,6 +367,7 @@ void cgroup_sampler_pass(struct cgroup_sampler *s, const struct cgroup_device *d
         char path[RA_PATH_MAX] = "";
         size_t index = 0;
 
+        s->pass++;
         memset(per_dev, 0, n * sizeof(*per_dev));
         *explained = (struct ra_events){};
         walk(s, path, 0, 0, &index, dev, n, first, per_dev, explained);
