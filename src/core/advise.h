@@ -114,6 +114,7 @@ struct ra_advise_limits {
         uint64_t memory_cap_kb;          /* the host's; 0: none */
         unsigned page_kb;
         bool network; /* a network mount: no device counters */
+        bool rotational; /* one head: no gain from requests in flight beyond max_sectors_kb */
 };
 
 enum ra_advice_kind {

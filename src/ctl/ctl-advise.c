@@ -315,6 +315,7 @@ static void decide(const struct ctl *ctl, struct watched *w) {
                 .memory_cap_kb = f->mem_total_kb ? ra_memory_cap_kb(f->mem_total_kb, 32) : 0,
                 .page_kb = f->page_kb,
                 .network = f->kind != RA_KIND_BLOCK,
+                .rotational = f->rotational,
         };
         ra_advise(&w->obs, &l, &w->advice);
         if (w->refused) {

@@ -305,6 +305,32 @@ static void test_busy_at_most_all_the_time(void) {
         CHECK(a.busy >= 1.0);
 }
 
+/* One stream on the HDD model: 128K -> 512K -> 1280K (max_sectors_kb), then keep. */
+static void test_rotating_raise_stops_at_max_sectors(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_observed o;
+        struct ra_advice a;
+        struct ra_disk_counters d = seq128;
+        l.rotational = true;
+        observe(&o, 5, &seq128, &seq_host);
+        l.read_ahead_kb = 128;
+        ra_advise(&o, &l, &a);
+        CHECK_U64(512, a.suggested_kb);
+        d.read_ios /= 4; /* 512K requests */
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 512;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(1280, a.suggested_kb);
+        d.read_ios = d.read_ios * 512 / 1280;
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 1280;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but requests are split at max_sectors_kb 1280K already and a rotating disk gains "
+                               "nothing from more of them in flight");
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_sequential_raise);
@@ -322,5 +348,6 @@ int main(void) {
         RUN(test_no_psi_says_unknown);
         RUN(test_delta_refuses_jumps);
         RUN(test_busy_at_most_all_the_time);
+        RUN(test_rotating_raise_stops_at_max_sectors);
         TEST_MAIN_END;
 }
