@@ -67,7 +67,8 @@ size_t ra_cgroup_io_parse_v2(const char *text, struct ra_cgroup_io *ret, size_t 
                 struct ra_cgroup_io *e = io_entry(ret, &n, max, major, minor);
                 if (!e)
                         break;
-                for (char *save = NULL, *t = strtok_r(line + used, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+                for (char *save = NULL, *t = strtok_r(line + used, " ", &save); t;
+                     t = strtok_r(NULL, " ", &save)) {
                         uint64_t v;
                         if (sscanf(t, "rbytes=%" SCNu64, &v) == 1)
                                 e->read_bytes = v;
@@ -84,7 +85,8 @@ static void parse_v1_reads(const char *text, struct ra_cgroup_io *ret, size_t ma
         uint64_t v;
 
         for (const char *p = text; p && (p = next_line(p, line, sizeof(line)));) {
-                if (sscanf(line, "%u:%u %15s %" SCNu64, &major, &minor, op, &v) != 4 || strcmp(op, "Read") != 0)
+                if (sscanf(line, "%u:%u %15s %" SCNu64, &major, &minor, op, &v) != 4 ||
+                    strcmp(op, "Read") != 0)
                         continue;
                 struct ra_cgroup_io *e = io_entry(ret, n, max, major, minor);
                 if (!e)
@@ -96,7 +98,8 @@ static void parse_v1_reads(const char *text, struct ra_cgroup_io *ret, size_t ma
         }
 }
 
-size_t ra_cgroup_io_parse_v1(const char *bytes_text, const char *ios_text, struct ra_cgroup_io *ret, size_t max) {
+size_t ra_cgroup_io_parse_v1(const char *bytes_text, const char *ios_text, struct ra_cgroup_io *ret,
+                             size_t max) {
         size_t n = 0;
         parse_v1_reads(bytes_text, ret, max, &n, false);
         parse_v1_reads(ios_text, ret, max, &n, true);

@@ -40,7 +40,8 @@ size_t ra_cgroup_io_parse_v2(const char *text, struct ra_cgroup_io *ret, size_t 
 /* blkio.throttle.io_service_bytes and io_serviced (v1): "MAJ:MIN Read N"
  * lines (the other operations and "Total" are skipped); ios_text may be
  * NULL. Returns how many devices. */
-size_t ra_cgroup_io_parse_v1(const char *bytes_text, const char *ios_text, struct ra_cgroup_io *ret, size_t max);
+size_t ra_cgroup_io_parse_v1(const char *bytes_text, const char *ios_text, struct ra_cgroup_io *ret,
+                             size_t max);
 
 /* Events over one interval, for a cgroup or a device. */
 struct ra_events {

@@ -12,6 +12,7 @@
 #include "advice-record.h"
 #include "config.h"
 #include "dropin.h"
+#include "fileio.h"
 #include "prometheus.h"
 #include "text.h"
 
@@ -96,7 +97,6 @@ static void records_put(struct advice_record *list, size_t *n, const struct advi
  * symlink or an endless file put there is an error, never a hang. */
 static int read_record_file(const char *path, char **ret, size_t *ret_len) {
         struct stat st;
-        size_t len = 0;
         int r = 0, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
 
         if (fd < 0)
@@ -107,29 +107,10 @@ static int read_record_file(const char *path, char **ret, size_t *ret_len) {
                 r = -EBADFD;
         else if (st.st_size > ADVICE_RECORD_BYTES_MAX)
                 r = -EFBIG;
-        char *buf = r < 0 ? NULL : malloc(ADVICE_RECORD_BYTES_MAX + 2);
-        if (r == 0 && !buf)
-                r = -ENOMEM;
-        while (r == 0) {
-                ssize_t k = read(fd, buf + len, ADVICE_RECORD_BYTES_MAX + 1 - len);
-                if (k < 0 && errno == EINTR)
-                        continue;
-                if (k < 0)
-                        r = -errno;
-                else if (k == 0)
-                        break;
-                else if ((len += (size_t) k) > ADVICE_RECORD_BYTES_MAX)
-                        r = -EFBIG; /* grew while we read */
-        }
+        else /* bounded again while read: it may grow */
+                r = ra_read_whole_fd(fd, ADVICE_RECORD_BYTES_MAX, ret, ret_len);
         close(fd);
-        if (r < 0) {
-                free(buf);
-                return r;
-        }
-        buf[len] = 0;
-        *ret = buf;
-        *ret_len = len;
-        return 0;
+        return r;
 }
 
 static int load_path(const char *path, struct advice_record **ret, size_t *ret_n) {

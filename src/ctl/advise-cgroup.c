@@ -22,9 +22,9 @@
 #include "cgroup-attrib.h"
 #include "facts.h"
 
-#define CGROUP_ROOT "/sys/fs/cgroup"
-#define CGROUPS_MAX 4096
-#define DEPTH_MAX 16
+#define CGROUP_ROOT    "/sys/fs/cgroup"
+#define CGROUPS_MAX    4096
+#define DEPTH_MAX      16
 #define STAT_BYTES_MAX 16384
 
 struct cgroup_state {
@@ -146,7 +146,7 @@ static struct cgroup_state *state_of(struct cgroup_sampler *s, const char *path,
         return c;
 }
 
-#define PIDS_MAX 64
+#define PIDS_MAX         64
 #define BLKIO_GROUPS_MAX 16
 /* Looking a memory cgroup's processes up costs a read per process: once in
  * so many passes (seconds) is enough for the lab's and a service's. */
@@ -164,7 +164,8 @@ static int blkio_of_pid(int pid, char *ret, size_t size) {
                 if (!p)
                         continue;
                 *p = 0;
-                for (char *save2 = NULL, *t = strtok_r(c + 1, ",", &save2); t; t = strtok_r(NULL, ",", &save2))
+                for (char *save2 = NULL, *t = strtok_r(c + 1, ",", &save2); t;
+                     t = strtok_r(NULL, ",", &save2))
                         if (strcmp(t, "blkio") == 0) {
                                 snprintf(ret, size, "%s", strcmp(p + 1, "/") == 0 ? "" : p + 1);
                                 return 0;
@@ -191,8 +192,8 @@ static size_t blkio_groups(const struct cgroup_sampler *s, const char *path, cha
         if (r < 0 && r != -EFBIG)
                 return 0;
         unsigned pids = 0;
-        for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l && pids < PIDS_MAX && n < BLKIO_GROUPS_MAX;
-             l = strtok_r(NULL, "\n", &save), pids++) {
+        for (char *save = NULL, *l = strtok_r(buf, "\n", &save);
+             l && pids < PIDS_MAX && n < BLKIO_GROUPS_MAX; l = strtok_r(NULL, "\n", &save), pids++) {
                 char blk[RA_PATH_MAX];
                 int pid = atoi(l);
                 if (pid <= 0 || blkio_of_pid(pid, blk, sizeof(blk)) < 0)
@@ -207,7 +208,8 @@ static size_t blkio_groups(const struct cgroup_sampler *s, const char *path, cha
 }
 
 /* The cgroup's reads per device now. */
-static int read_io(const struct cgroup_sampler *s, struct cgroup_state *c, struct ra_cgroup_io *io, size_t *n) {
+static int read_io(const struct cgroup_sampler *s, struct cgroup_state *c, struct ra_cgroup_io *io,
+                   size_t *n) {
         const char *path = c->path;
         char file[RA_PATH_MAX + 64], bytes[STAT_BYTES_MAX], ios[STAT_BYTES_MAX];
 
@@ -269,8 +271,9 @@ static double rest_of(uint64_t now, uint64_t before) {
 }
 
 /* One cgroup: its events since the last pass, split by its reads. */
-static void sample_cgroup(struct cgroup_sampler *s, const char *path, size_t hint, const struct cgroup_device *dev,
-                          size_t n, bool first, struct ra_events *per_dev, struct ra_events *explained) {
+static void sample_cgroup(struct cgroup_sampler *s, const char *path, size_t hint,
+                          const struct cgroup_device *dev, size_t n, bool first, struct ra_events *per_dev,
+                          struct ra_events *explained) {
         char file[RA_PATH_MAX + 64], text[STAT_BYTES_MAX];
         struct ra_cgroup_mem mem;
 
@@ -281,7 +284,8 @@ static void sample_cgroup(struct cgroup_sampler *s, const char *path, size_t hin
         if (!c)
                 return;
         struct ra_cgroup_delta d = {
-                .ev = { rest_of(mem.majfaults, c->mem.majfaults), rest_of(mem.refault_file_pages, c->mem.refault_file_pages),
+                .ev = { rest_of(mem.majfaults, c->mem.majfaults),
+                        rest_of(mem.refault_file_pages, c->mem.refault_file_pages),
                         rest_of(mem.steal_pages, c->mem.steal_pages) },
                 .have_steal = mem.have_steal,
         };
@@ -307,7 +311,8 @@ static void sample_cgroup(struct cgroup_sampler *s, const char *path, size_t hin
         }
         double total = 0, watched = 0;
         for (size_t k = 0; k < n_io; k++)
-                total += c->have_io ? rest_of(io[k].read_bytes, io_reads_of(c->io, c->n_io, io[k].major, io[k].minor))
+                total += c->have_io ? rest_of(io[k].read_bytes,
+                                              io_reads_of(c->io, c->n_io, io[k].major, io[k].minor))
                                     : (double) io[k].read_bytes;
         for (size_t i = 0; i < n; i++) {
                 uint64_t now = io_reads_of(io, n_io, dev[i].major, dev[i].minor);

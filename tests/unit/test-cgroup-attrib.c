@@ -12,12 +12,14 @@
 #include "test.h"
 
 /* v1: the cgroup's own counters come before the total_ ones. */
-static const char v1_memory_stat[] = "cache 11907072\nrss 10235904\nworkingset_refault_anon 0\n"
-                                     "workingset_refault_file 830\npgpgin 62033\npgfault 70898\npgmajfault 12\n"
-                                     "total_workingset_refault_file 388669\ntotal_pgmajfault 8968\n";
-static const char v2_memory_stat[] = "anon 1531904\nfile 331776\npgfault 70898\npgmajfault 41\n"
-                                     "workingset_refault_anon 0\nworkingset_refault_file 2048\n"
-                                     "workingset_activate_file 10\npgscan 9000\npgsteal 8192\npgsteal_kswapd 100\n";
+static const char v1_memory_stat[] =
+        "cache 11907072\nrss 10235904\nworkingset_refault_anon 0\n"
+        "workingset_refault_file 830\npgpgin 62033\npgfault 70898\npgmajfault 12\n"
+        "total_workingset_refault_file 388669\ntotal_pgmajfault 8968\n";
+static const char v2_memory_stat[] =
+        "anon 1531904\nfile 331776\npgfault 70898\npgmajfault 41\n"
+        "workingset_refault_anon 0\nworkingset_refault_file 2048\n"
+        "workingset_activate_file 10\npgscan 9000\npgsteal 8192\npgsteal_kswapd 100\n";
 
 static void test_memory_stat_v1(void) {
         struct ra_cgroup_mem m;
@@ -54,9 +56,10 @@ static void test_io_stat_v2(void) {
 
 static void test_blkio_v1(void) {
         struct ra_cgroup_io io[4];
-        size_t n = ra_cgroup_io_parse_v1("7:3 Read 52428800\n7:3 Write 0\n7:3 Sync 52428800\n7:3 Async 0\n"
-                                         "7:3 Discard 0\n7:3 Total 52428800\n7:4 Read 1024\nTotal 52429824\n",
-                                         "7:3 Read 400\n7:3 Write 0\n7:4 Read 1\nTotal 401\n", io, 4);
+        size_t n =
+                ra_cgroup_io_parse_v1("7:3 Read 52428800\n7:3 Write 0\n7:3 Sync 52428800\n7:3 Async 0\n"
+                                      "7:3 Discard 0\n7:3 Total 52428800\n7:4 Read 1024\nTotal 52429824\n",
+                                      "7:3 Read 400\n7:3 Write 0\n7:4 Read 1\nTotal 401\n", io, 4);
         CHECK_INT(2, (int) n);
         CHECK_U64(52428800, io[0].read_bytes);
         CHECK_U64(400, io[0].read_ios);
@@ -79,14 +82,16 @@ static void test_neighbour_refaults_go_to_their_reader(void) {
         const double none[2] = { 0, 0 };
         CHECK(!ra_attribute_cgroup(&idle, none, 2, per_dev, &explained));
 
-        struct ra_host_counters host = { .majfaults = 3, .refault_file_pages = 2500, .steal_file_pages = 4000 };
-        struct ra_disk_counters da = { .read_ios = 114, .read_sectors = 29297 }, db = { .read_ios = 300,
-                                                                                          .read_sectors = 78125 };
+        struct ra_host_counters host = { .majfaults = 3,
+                                         .refault_file_pages = 2500,
+                                         .steal_file_pages = 4000 };
+        struct ra_disk_counters da = { .read_ios = 114, .read_sectors = 29297 },
+                                db = { .read_ios = 300, .read_sectors = 78125 };
         struct ra_observed oa = {}, ob = {};
-        ra_observe_interval_cg(&oa, &da, da.read_sectors + db.read_sectors, &host, &per_dev[0], &explained, true, 1,
-                               4);
-        ra_observe_interval_cg(&ob, &db, da.read_sectors + db.read_sectors, &host, &per_dev[1], &explained, true, 1,
-                               4);
+        ra_observe_interval_cg(&oa, &da, da.read_sectors + db.read_sectors, &host, &per_dev[0], &explained,
+                               true, 1, 4);
+        ra_observe_interval_cg(&ob, &db, da.read_sectors + db.read_sectors, &host, &per_dev[1], &explained,
+                               true, 1, 4);
         /* A: none of B's 2400; of the 100 no cgroup explains, its sector share (27%) */
         CHECK(fabs(oa.refault_bytes - 100 * 0.27273 * 4096) < 100);
         CHECK(fabs(oa.cgroup_refault_bytes) < 1e-9);
@@ -121,10 +126,16 @@ static void test_split_by_reads(void) {
  * attribution A is raised; with the host's share alone it is not. */
 static void test_neighbour_stall_does_not_hold_raise(void) {
         const struct ra_disk_counters seq = { .read_ios = 114, .read_merges = 10, .read_sectors = 30720 };
-        const struct ra_host_counters host = { .refault_file_pages = 2400, .mem_some_us = 80000, .io_some_us = 520000 };
+        const struct ra_host_counters host = { .refault_file_pages = 2400,
+                                               .mem_some_us = 80000,
+                                               .io_some_us = 520000 };
         const struct ra_events mine = {}, all = { .refault_pages = 2400 };
-        struct ra_advise_limits l = { .read_ahead_kb = 128, .max_sectors_kb = 1280, .minimum_kb = 32,
-                                      .maximum_kb = 131072, .memory_cap_kb = 32768, .page_kb = 4 };
+        struct ra_advise_limits l = { .read_ahead_kb = 128,
+                                      .max_sectors_kb = 1280,
+                                      .minimum_kb = 32,
+                                      .maximum_kb = 131072,
+                                      .memory_cap_kb = 32768,
+                                      .page_kb = 4 };
         struct ra_observed o = {};
         struct ra_advice a;
         for (int i = 0; i < 5; i++) /* B read 3 x what A read */
