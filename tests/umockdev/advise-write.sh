@@ -224,8 +224,9 @@ root=$(fresh_root stall)
 IO_STALL_US=300000 run_advise "$tmp/stall" "$here/trees/sata-hdd.umockdev" "$root" "$sda0|$sda1" sda
 row=$(grep '^sda ' "$tmp/stall" || true)
 # DEVICE READ REQUEST READ_AHEAD BUSY IO_STALL ADVICE...
-if [ "$(awk '{print $4, $6}' <<<"$row")" = "128K 30%" ]; then
-        ok "table: READ_AHEAD 128K, IO STALL 30%"
+# 0.3 s of stall a sample: about 30%, as long as the samples' intervals
+if awk '{ exit !($4 == "128K" && $6 ~ /^[0-9]+%$/ && $6 + 0 >= 25 && $6 + 0 <= 35) }' <<<"$row"; then
+        ok "table: READ_AHEAD 128K, IO STALL $(awk '{print $6}' <<<"$row")"
 else
         fail "table row: '$row'"
 fi
