@@ -230,8 +230,9 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
         bool at_size = a.request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
         bool limited = a.busy >= RA_ADVISE_BUSY_MIN || a.io_stall >= RA_ADVISE_IO_STALL_MIN;
         bool others_stall = o->by_cgroup && a.refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
+        bool own_reclaim = o->cgroup_reclaim_bytes >= RA_ADVISE_RECLAIM_SHARE_MIN * cached_bytes && cached_bytes > 0;
         bool waste = a.refault_share > RA_ADVISE_RAISE_REFAULT_MAX || a.fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
-                     (a.mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall);
+                     (a.mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall) || own_reclaim;
         if (!at_size) {
                 snprintf(a.reason, sizeof(a.reason),
                          "requests average %.0fK against read_ahead_kb %s: readahead does not drive these reads "
@@ -242,8 +243,9 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
         if (waste) {
                 snprintf(a.reason, sizeof(a.reason),
                          "requests at the readahead size, but with waste: refaults %.0f%%, fault read-around "
-                         "%.0f%% of the reads, memory stalls %.1f%% of the time",
-                         a.refault_share * 100, a.fault_share * 100, a.mem_stall > 0 ? a.mem_stall * 100 : 0);
+                         "%.0f%% of the reads, memory stalls %.1f%% of the time, reclaim took %.0f%% of it",
+                         a.refault_share * 100, a.fault_share * 100, a.mem_stall > 0 ? a.mem_stall * 100 : 0,
+                         a.reclaim_share * 100);
                 goto done;
         }
         /* Without PSI the stall is unknown, not 0%. */

@@ -14,7 +14,7 @@
 /* v1: the cgroup's own counters come before the total_ ones. */
 static const char v1_memory_stat[] =
         "cache 11907072\nrss 10235904\nworkingset_refault_anon 0\n"
-        "workingset_refault_file 830\npgpgin 62033\npgfault 70898\npgmajfault 12\n"
+        "workingset_refault_file 830\npgpgin 62033\npgpgout 56665\npgfault 70898\npgmajfault 12\n"
         "total_workingset_refault_file 388669\ntotal_pgmajfault 8968\n";
 static const char v2_memory_stat[] =
         "anon 1531904\nfile 331776\npgfault 70898\npgmajfault 41\n"
@@ -26,7 +26,8 @@ static void test_memory_stat_v1(void) {
         CHECK_INT(0, ra_cgroup_mem_parse(v1_memory_stat, &m));
         CHECK_U64(12, m.majfaults);
         CHECK_U64(830, m.refault_file_pages); /* its own, not total_ */
-        CHECK(!m.have_steal);
+        CHECK(m.have_steal); /* v1: pgpgout stands for pgsteal */
+        CHECK_U64(56665, m.steal_pages);
 }
 
 static void test_memory_stat_v2(void) {
@@ -150,6 +151,25 @@ static void test_neighbour_stall_does_not_hold_raise(void) {
         CHECK_STR("lower", ra_advice_to_string(a.kind)); /* the wrong advice, by share */
 }
 
+/* 32 streams in 48 MiB at 640K: requests at the size, few refaults, but its
+ * own cgroup's reclaim takes most of what it reads: keep, not raise. */
+static void test_own_reclaim_holds_raise(void) {
+        const struct ra_disk_counters d = { .read_ios = 100, .read_sectors = 100 * 1280, .io_ticks_ms = 40 };
+        const struct ra_host_counters host = { .refault_file_pages = 200, .steal_file_pages = 11000,
+                                               .io_some_us = 830000 };
+        const struct ra_events mine = { .refault_pages = 200, .steal_pages = 11000 }, all = mine;
+        struct ra_advise_limits l = { .read_ahead_kb = 640, .max_sectors_kb = 1280, .minimum_kb = 32,
+                                      .maximum_kb = 131072, .memory_cap_kb = 32768, .page_kb = 4 };
+        struct ra_observed o = {};
+        struct ra_advice a;
+        for (int i = 0; i < 5; i++)
+                ra_observe_interval_cg(&o, &d, d.read_sectors, &host, &mine, &all, true, 1, 4);
+        ra_advise(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_CONTAINS(a.reason, "but with waste");
+        CHECK_CONTAINS(a.reason, "reclaim took 69% of it");
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_memory_stat_v1);
@@ -159,5 +179,6 @@ int main(void) {
         RUN(test_neighbour_refaults_go_to_their_reader);
         RUN(test_split_by_reads);
         RUN(test_neighbour_stall_does_not_hold_raise);
+        RUN(test_own_reclaim_holds_raise);
         TEST_MAIN_END;
 }
