@@ -276,6 +276,13 @@ void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, st
                          text, ra_format_size_kb(l->max_sectors_kb, s2));
                 goto done;
         }
+        if (l->lowered_here) {
+                snprintf(a.reason, sizeof(a.reason),
+                         "%s; but the last advice lowered read_ahead_kb to %s for thrashing or read-around: a "
+                         "raise would bring that back",
+                         text, ra_format_size_kb(l->read_ahead_kb, s2));
+                goto done;
+        }
         uint64_t want_kb = l->read_ahead_kb * RA_ADVISE_STEP;
         if (l->rotational && l->max_sectors_kb && want_kb > l->max_sectors_kb)
                 want_kb = l->max_sectors_kb;

@@ -56,6 +56,10 @@
  * half of what the device's readers read: their memory is full, a larger
  * window would be thrown away (32 streams in 48 MiB: 640K raised to 1280K
  * refaulted 14%). */
+/* No raise back to where the last advice lowered from: a value lowered
+ * for thrashing looks sequential and unlimited by memory once the
+ * thrashing stops (32 streams in 48 MiB went 2560K -> 640K -> 1280K ->
+ * 320K -> 1280K without this). */
 /* One step: at most a factor of 4 either way. */
 #define RA_ADVISE_STEP 4
 
@@ -119,6 +123,7 @@ struct ra_advise_limits {
         unsigned page_kb;
         bool network; /* a network mount: no device counters */
         bool rotational; /* one head: no gain from requests in flight beyond max_sectors_kb */
+        bool lowered_here; /* the last advice (the record) lowered read_ahead_kb to this value */
 };
 
 enum ra_advice_kind {

@@ -21,8 +21,7 @@ static const char *next_line(const char *p, char *buf, size_t size) {
 int ra_cgroup_mem_parse(const char *text, struct ra_cgroup_mem *ret) {
         struct ra_cgroup_mem m = {};
         char line[128], key[64];
-        uint64_t v, pgpgout = 0;
-        bool have_pgpgout = false;
+        uint64_t v;
 
         for (const char *p = text; (p = next_line(p, line, sizeof(line)));) {
                 if (sscanf(line, "%63s %" SCNu64, key, &v) != 2)
@@ -36,14 +35,7 @@ int ra_cgroup_mem_parse(const char *text, struct ra_cgroup_mem *ret) {
                 } else if (strcmp(key, "pgsteal") == 0) {
                         m.steal_pages = v;
                         m.have_steal = true;
-                } else if (strcmp(key, "pgpgout") == 0)
-                        pgpgout = v, have_pgpgout = true;
-        }
-        /* v1 has no pgsteal per cgroup: the pages it uncharged (pgpgout)
-         * are, for readers, the pages reclaim took from it. */
-        if (!m.have_steal && have_pgpgout) {
-                m.steal_pages = pgpgout;
-                m.have_steal = true;
+                }
         }
         if (!m.have_majfaults && !m.have_refaults && !m.have_steal)
                 return -ENODATA;

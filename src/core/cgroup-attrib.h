@@ -19,7 +19,7 @@
 struct ra_cgroup_mem {
         uint64_t majfaults;          /* pgmajfault */
         uint64_t refault_file_pages; /* workingset_refault_file */
-        uint64_t steal_pages;        /* pgsteal (v2); v1: pgpgout, the pages it uncharged */
+        uint64_t steal_pages;        /* pgsteal (v2 only: v1's pgpgout counts far more than reclaim) */
         bool have_majfaults, have_refaults, have_steal;
 };
 

@@ -53,13 +53,14 @@ static bool copy_field(char *dst, size_t size, const char *src) {
 }
 
 static bool parse_line(char *line, struct advice_record *ret) {
-        char *field[6], *save = NULL, *end;
+        char *field[7], *save = NULL, *end;
         size_t n = 0;
         struct advice_record r = {};
 
-        for (char *t = strtok_r(line, "\t", &save); t && n < 6; t = strtok_r(NULL, "\t", &save))
+        /* six fields, and the seventh (held_kb) since it was added */
+        for (char *t = strtok_r(line, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
                 field[n++] = t;
-        if (n != 6 || strtok_r(NULL, "\t", &save))
+        if (n < 6 || strtok_r(NULL, "\t", &save))
                 return false;
         if (!copy_field(r.name, sizeof(r.name), field[0]) || !copy_field(r.kind, sizeof(r.kind), field[1]) ||
             !copy_field(r.class, sizeof(r.class), field[2]))
@@ -78,6 +79,11 @@ static bool parse_line(char *line, struct advice_record *ret) {
         r.made = strtoll(field[5], &end, 10);
         if (*end || errno || field[5][0] < '0' || field[5][0] > '9')
                 return false;
+        if (n == 7) {
+                r.held_kb = strtoull(field[6], &end, 10);
+                if (*end || errno || field[6][0] < '0' || field[6][0] > '9')
+                        return false;
+        }
         *ret = r;
         return true;
 }
@@ -163,8 +169,8 @@ static int write_records(int fd, const struct advice_record *r, size_t n) {
                 return ret;
         }
         for (size_t i = 0; i < n; i++)
-                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\n", r[i].name, r[i].kind, r[i].class,
-                        r[i].gauge, r[i].suggested_kb, r[i].made);
+                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\n", r[i].name, r[i].kind,
+                        r[i].class, r[i].gauge, r[i].suggested_kb, r[i].made, r[i].held_kb);
         if (fflush(f) != 0 || ferror(f))
                 ret = -errno ?: -EIO;
         if (fclose(f) != 0 && ret == 0)

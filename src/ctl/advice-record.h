@@ -14,9 +14,9 @@
  * not fit without status having to observe anything itself. One file,
  * ROOT/run/readahead-agent/advice: /run, because an advice is about this
  * boot's devices and workload only. One line per device, tab-separated:
- * name, kind, class, advice (1 raise, 0 keep, -1 lower), suggested KiB, and
- * when it was made (seconds since the epoch). A device with no signal has
- * no line.
+ * name, kind, class, advice (1 raise, 0 keep, -1 lower), suggested KiB,
+ * when it was made (seconds since the epoch), and held KiB (see held_kb;
+ * lines without it are read as 0). A device with no signal has no line.
  */
 struct advice_record {
         char name[RA_NAME_MAX];
@@ -25,6 +25,10 @@ struct advice_record {
         int gauge;
         uint64_t suggested_kb;
         int64_t made;
+        /* A value advise lowered to and holds (no raise back to where it
+         * lowered from), 0 for none: set by a lower, kept by the keeps
+         * that follow it at that value. */
+        uint64_t held_kb;
 };
 
 #define ADVICE_RECORDS_MAX 4096

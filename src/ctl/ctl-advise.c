@@ -74,6 +74,7 @@ int verb_advise_parse(struct ctl *ctl, int argc, char **argv) {
 
 struct watched {
         struct ctl_device dev;
+        bool held; /* lowered here by an earlier advice: kept in the record */
         struct ra_disk_counters last;
         bool seen; /* in /proc/diskstats */
         struct ra_observed obs;
@@ -303,7 +304,15 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
 
 /* ---- deciding and saying ---------------------------------------------------- */
 
-static void decide(const struct ctl *ctl, struct watched *w) {
+/* The record says an advice lowered this device to the value it holds now. */
+static bool lowered_here(const struct advice_record *r, size_t n, const struct ra_facts *f) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(r[i].name, f->name) == 0)
+                        return r[i].held_kb && r[i].held_kb == f->current_kb;
+        return false;
+}
+
+static void decide(const struct ctl *ctl, struct watched *w, const struct advice_record *last, size_t n_last) {
         const struct ra_facts *f = &w->dev.facts;
         const struct ra_profile *p = &ctl->config->profile;
         struct ra_advise_limits l = {
@@ -316,7 +325,9 @@ static void decide(const struct ctl *ctl, struct watched *w) {
                 .page_kb = f->page_kb,
                 .network = f->kind != RA_KIND_BLOCK,
                 .rotational = f->rotational,
+                .lowered_here = lowered_here(last, n_last, f),
         };
+        w->held = l.lowered_here;
         ra_advise(&w->obs, &l, &w->advice);
         if (w->refused) {
                 /* as calibrate: the profile leaves these alone, so does advise */
@@ -473,6 +484,11 @@ static size_t advice_records(const struct watched *w, size_t n, struct advice_re
                         continue;
                 const struct ra_facts *f = &w[i].dev.facts;
                 r[k] = (struct advice_record){ .gauge = v, .suggested_kb = w[i].advice.suggested_kb, .made = now };
+                /* a lower holds its value; a keep there goes on holding it */
+                if (w[i].advice.kind == RA_ADVICE_LOWER)
+                        r[k].held_kb = w[i].advice.suggested_kb;
+                else if (w[i].advice.kind == RA_ADVICE_KEEP && w[i].held)
+                        r[k].held_kb = f->current_kb;
                 snprintf(r[k].name, sizeof(r[k].name), "%s", f->name);
                 snprintf(r[k].kind, sizeof(r[k].kind), "%s", prometheus_kind(f));
                 snprintf(r[k].class, sizeof(r[k].class), "%s", ra_class_to_string(f->class));
@@ -637,8 +653,14 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         double cpu = (double) (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
                      (double) (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) /
                              1e6;
+        /* The last run's advice: no raise back to where it lowered from. */
+        struct advice_record *last = NULL;
+        size_t n_last = 0;
+        if (advice_records_load(ctl->config->root, &last, &n_last) < 0)
+                n_last = 0;
         for (size_t i = 0; i < n; i++)
-                decide(ctl, &w[i]);
+                decide(ctl, &w[i], last, n_last);
+        free(last);
 
         if (o->write)
                 for (size_t i = 0; i < n; i++) {

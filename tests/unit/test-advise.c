@@ -331,6 +331,20 @@ static void test_rotating_raise_stops_at_max_sectors(void) {
                                "nothing from more of them in flight");
 }
 
+/* Lowered here by the last advice: a sequential raise is held. */
+static void test_no_raise_back_after_lower(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_observed o;
+        struct ra_advice a;
+        observe(&o, 5, &seq128, &seq_host);
+        l.read_ahead_kb = 128;
+        l.lowered_here = true;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but the last advice lowered read_ahead_kb to 128K for thrashing or read-around: a "
+                               "raise would bring that back");
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_sequential_raise);
@@ -349,5 +363,6 @@ int main(void) {
         RUN(test_delta_refuses_jumps);
         RUN(test_busy_at_most_all_the_time);
         RUN(test_rotating_raise_stops_at_max_sectors);
+        RUN(test_no_raise_back_after_lower);
         TEST_MAIN_END;
 }
