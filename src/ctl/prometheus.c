@@ -5,24 +5,31 @@
 
 #include "advice-record.h"
 #include "prometheus.h"
+#include "text.h"
 
 /* Label values escape backslash, double quote and newline (the exposition
- * format's only escapes); other bytes pass, the format is UTF-8 already. */
+ * format's only escapes) and must be UTF-8: an invalid byte (a mount point
+ * can hold any) becomes U+FFFD, as in our JSON. */
 static void put_label_value(FILE *out, const char *s) {
-        for (; *s; s++)
-                switch (*s) {
-                case '\\':
-                        fputs("\\\\", out);
-                        break;
-                case '"':
-                        fputs("\\\"", out);
-                        break;
-                case '\n':
-                        fputs("\\n", out);
-                        break;
-                default:
-                        fputc(*s, out);
+        size_t len = strlen(s);
+        for (size_t i = 0; i < len;) {
+                unsigned cp;
+                size_t k = ra_utf8_decode(s + i, len - i, &cp);
+                if (k == 0) {
+                        fputs("\xef\xbf\xbd", out);
+                        i++;
+                        continue;
                 }
+                if (s[i] == '\\')
+                        fputs("\\\\", out);
+                else if (s[i] == '"')
+                        fputs("\\\"", out);
+                else if (s[i] == '\n')
+                        fputs("\\n", out);
+                else
+                        fwrite(s + i, 1, k, out);
+                i += k;
+        }
 }
 
 void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class) {
