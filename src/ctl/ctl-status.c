@@ -150,6 +150,11 @@ static const struct column columns[_COL_MAX] = {
         [COL_MAJMIN] = { "MAJ:MIN", 6, 0, "device number" },
 };
 
+void status_list_columns(void) {
+        for (size_t i = 0; i < _COL_MAX; i++)
+                printf("%s\n", columns[i].name);
+}
+
 static const enum column_id default_columns[] = {
         COL_NAME, COL_CLASS, COL_BUS, COL_FACTS, COL_TARGET, COL_CURRENT, COL_RULE,
 };

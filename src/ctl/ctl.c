@@ -38,6 +38,10 @@ enum {
         ARG_ROOT,
         ARG_HELP,
         ARG_VERSION,
+        ARG_LIST_VERBS,
+        ARG_LIST_OPTIONS,
+        ARG_LIST_COLUMNS,
+        ARG_LIST_KEYS,
 };
 
 static const struct option main_options[] = {
@@ -46,6 +50,12 @@ static const struct option main_options[] = {
         { "root", required_argument, NULL, ARG_ROOT },
         { "help", no_argument, NULL, ARG_HELP },
         { "version", no_argument, NULL, ARG_VERSION },
+        /* Not in --help: the tables, one name a line, for the tests that
+         * hold the completion, man pages and README against them. */
+        { "list-verbs", no_argument, NULL, ARG_LIST_VERBS },
+        { "list-options", no_argument, NULL, ARG_LIST_OPTIONS },
+        { "list-columns", no_argument, NULL, ARG_LIST_COLUMNS },
+        { "list-keys", no_argument, NULL, ARG_LIST_KEYS },
         {},
 };
 
@@ -123,6 +133,41 @@ static void help(void) {
                "                          same ids, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
                "write or output that could not be written, 2 usage error.\n");
+}
+
+/* --list-options: "VERB --NAME [-X]" a line, "* --NAME" for main's. */
+static void list_options(const char *verb, const struct option *opts) {
+        for (const struct option *o = opts; o && o->name; o++) {
+                if (opts == main_options && o->val >= ARG_LIST_VERBS)
+                        continue; /* hidden */
+                printf("%s --%s", verb, o->name);
+                if (o->val > 0 && o->val < 0x100)
+                        printf(" -%c", o->val);
+                printf("\n");
+        }
+}
+
+static void list_table(int which) {
+        const char *name, *section;
+
+        switch (which) {
+        case ARG_LIST_VERBS:
+                for (size_t i = 0; i < N_VERBS; i++)
+                        printf("%s\n", verbs[i].name);
+                break;
+        case ARG_LIST_OPTIONS:
+                list_options("*", main_options);
+                for (size_t i = 0; i < N_VERBS; i++)
+                        list_options(verbs[i].name, verbs[i].options);
+                break;
+        case ARG_LIST_COLUMNS:
+                status_list_columns();
+                break;
+        case ARG_LIST_KEYS:
+                for (size_t i = 0; (name = ra_config_key(i, &section)); i++)
+                        printf("%s %s\n", section, name);
+                break;
+        }
 }
 
 const char *short_rule(const char *rule) {
@@ -229,6 +274,12 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
                 exit(EXIT_OK);
         case ARG_VERSION:
                 printf("readahead-ctl %s\n", RA_VERSION);
+                exit(EXIT_OK);
+        case ARG_LIST_VERBS:
+        case ARG_LIST_OPTIONS:
+        case ARG_LIST_COLUMNS:
+        case ARG_LIST_KEYS:
+                list_table(c);
                 exit(EXIT_OK);
         default:
                 return -EINVAL;
