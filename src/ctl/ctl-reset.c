@@ -15,6 +15,7 @@
 #include "devices.h"
 #include "gather.h"
 #include "kernel-ra.h"
+#include "output.h"
 #include "plan.h"
 #include "size.h"
 #include "write-read-ahead.h"
@@ -50,7 +51,9 @@ static enum write_result reset_one(const struct ctl_device *d) {
         if (!f->attr_path) {
                 /* cifs, ceph, 9p: their bdi is not named after the device, so
                  * the agent never set it either */
-                printf("%-10s nothing to reset (%s: no bdi of this name)\n", f->name, ra_str(f->fstype));
+                fprintf_people(stdout, "%-10s nothing to reset (%s: no bdi of this name)", f->name,
+                               ra_str(f->fstype));
+                putchar('\n');
                 return WRITE_OK;
         }
         struct ra_kernel_value k;

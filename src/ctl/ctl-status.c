@@ -442,7 +442,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
-                ctl_error(NULL, "cannot list block devices: %s", strerror(-r));
+                ctl_error(NULL, "%s: %s", DEVICES_LIST_FAILED, strerror(-r));
                 return EXIT_FAILURE_;
         }
         if (!options.all)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* readahead-ctl: show, explain, apply and check readahead decisions. */
+/* readahead-ctl: main's options and the verb table; each verb lives in its
+ * own file (ctl-VERB.c), which reads its own options. */
 #include <assert.h>
 #include <errno.h>
 #include <getopt.h>

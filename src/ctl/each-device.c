@@ -15,7 +15,7 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 size_t n = 0;
                 int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
                 if (r < 0) {
-                        ctl_error(verb, "cannot list devices: %s", strerror(-r));
+                        ctl_error(verb, "%s: %s", DEVICES_LIST_FAILED, strerror(-r));
                         return EXIT_FAILURE_;
                 }
                 for (size_t i = 0; i < n && res != WRITE_DENIED; i++) {

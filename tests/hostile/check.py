@@ -193,7 +193,10 @@ def terminal_escapes():
     # ESC ] 0 ; owned BEL (sets the terminal title), a newline, two invalid bytes.
     evil = ("55 27 0:56 / /home/u/\\033]0;owned\\007evil\\012row\\377\\376 rw,nosuid shared:40 - "
             "fuse.evil\\033[2J evil@host:/x rw,user_id=1000")
-    nf.set_mountinfo([NFS4_1M, evil])
+    # A FUSE mount with no bdi 0:57 in the tree: reset has nothing to set
+    # and says so, its type (with a control) escaped as apply prints it.
+    no_bdi = "56 27 0:57 / /mnt/share rw,relatime shared:41 - fuse.vbox\\033[2Jsf share rw"
+    nf.set_mountinfo([NFS4_1M, evil, no_bdi])
     evil_mp = "/home/u/\x1b]0;owned\x07evil\nrow\ufffd\ufffd"
     dropin("profiles/default.conf.d/50-match.conf",
            "[Rule samsung]\nProperty=ID_MODEL=Samsung*\nSize=1M\n\n"
@@ -221,6 +224,15 @@ def terminal_escapes():
         text = strict_utf8(f"explain {what} (text)", out)
         if text is not None:
             no_terminal_controls(f"explain {what} (text)", text)
+    rc, out, err, _ = ctl("reset", "/mnt/share")
+    show("reset /mnt/share", rc, out, err)
+    text = strict_utf8("reset /mnt/share", out)
+    if text is not None:
+        no_terminal_controls("reset /mnt/share", text)
+        if "(fuse.vbox\\x1b[2Jsf: no bdi of this name)" in text:
+            ok("reset /mnt/share shows the filesystem type with \\xHH escapes")
+        else:
+            fail("reset /mnt/share shows the type escaped", "(fuse.vbox\\x1b[2Jsf: no bdi of this name)", text)
     rc, out, err, _ = ctl("explain", "sdu")
     text = out.decode(errors="replace")
     if "\\x1b]0;owned\\x07\\x1b[2J\\x1b[31mEvil\\xc2\\x9b2JDisk" in text:
