@@ -17,6 +17,7 @@
 #include "output.h"
 #include "size.h"
 #include "prometheus.h"
+#include "status-columns.h"
 #include "systemd.h"
 #include "text.h"
 
@@ -83,81 +84,7 @@ int verb_status_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-/* A few words of what decided the class, to fit one table column. */
-static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
-        char sz[16], st[24];
-
-        format_bytes_short(f->size_bytes, sz);
-        if (f->stripe_bytes > 0)
-                snprintf(buf, size, "%s stripe %s", sz, ra_format_size_kb(f->stripe_bytes / 1024, st));
-        else if (f->transport == RA_TRANSPORT_MD && f->md_level[0])
-                snprintf(buf, size, "%s %s", sz, f->md_level);
-        else if (f->io_opt_ignored && !f->io_opt_one_unit)
-                snprintf(buf, size, "%s io_opt bogus", sz);
-        else
-                snprintf(buf, size, "%s%s", sz, f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
-}
-
 /* ---- the table (libsmartcols) ------------------------------------------ */
-
-enum column_id {
-        COL_NAME,
-        COL_KIND,
-        COL_CLASS,
-        COL_BUS,
-        COL_TRANSPORT,
-        COL_FSTYPE,
-        COL_FACTS,
-        COL_MOUNTPOINT,
-        COL_SIZE,
-        COL_STRIPE,
-        COL_TARGET,
-        COL_CURRENT,
-        COL_DRIFT,
-        COL_RULE,
-        COL_REASON,
-        COL_MAJMIN,
-        _COL_MAX,
-};
-
-struct column {
-        const char *name; /* also the heading */
-        double width_hint;
-        int flags;
-        const char *help;
-};
-
-static const struct column columns[_COL_MAX] = {
-        [COL_NAME] = { "NAME", 8, SCOLS_FL_NOEXTREMES,
-                       "kernel name of a disk, bdi of a mount (0:53, btrfs-1)" },
-        [COL_KIND] = { "KIND", 5, 0, "block or mount" },
-        [COL_CLASS] = { "CLASS", 9, 0, "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse" },
-        [COL_BUS] = { "BUS", 6, 0, "transport of a disk, filesystem type of a mount" },
-        [COL_TRANSPORT] = { "TRANSPORT", 6, 0, "transport: ata, nvme, usb, md, dm, network, ..." },
-        [COL_FSTYPE] = { "FSTYPE", 6, 0, "filesystem type of a mount" },
-        [COL_FACTS] = { "FACTS", 16, SCOLS_FL_TRUNC,
-                        "what decided the class (size, stripe, md level); a mount's mount point and rsize "
-                        "or data profile" },
-        [COL_MOUNTPOINT] = { "MOUNTPOINT", 16, SCOLS_FL_TRUNC, "first mount point of a mount" },
-        [COL_SIZE] = { "SIZE", 6, SCOLS_FL_RIGHT, "size" },
-        [COL_STRIPE] = { "STRIPE", 6, SCOLS_FL_RIGHT, "trusted stripe" },
-        [COL_TARGET] = { "TARGET", 6, SCOLS_FL_RIGHT, "read_ahead_kb the profile gives (-: left alone)" },
-        [COL_CURRENT] = { "CURRENT", 7, SCOLS_FL_RIGHT,
-                          "read_ahead_kb the kernel holds (*: drift, ?: unknown)" },
-        [COL_DRIFT] = { "DRIFT", 5, 0, "yes when the kernel holds another value than the target" },
-        [COL_RULE] = { "RULE", 21, SCOLS_FL_TRUNC, "file:section of the rule that decided" },
-        [COL_REASON] = { "REASON", 24, SCOLS_FL_TRUNC, "why, in words" },
-        [COL_MAJMIN] = { "MAJ:MIN", 6, 0, "device number" },
-};
-
-void status_list_columns(void) {
-        for (size_t i = 0; i < _COL_MAX; i++)
-                printf("%s\n", columns[i].name);
-}
-
-static const enum column_id default_columns[] = {
-        COL_NAME, COL_CLASS, COL_BUS, COL_FACTS, COL_TARGET, COL_CURRENT, COL_RULE,
-};
 
 #define COLUMNS_MAX 64
 
@@ -166,32 +93,27 @@ struct column_list {
         size_t n;
 };
 
-static int column_by_name(const char *name, size_t len) {
-        for (size_t i = 0; i < _COL_MAX; i++)
-                if (strlen(columns[i].name) == len && strncasecmp(columns[i].name, name, len) == 0)
-                        return (int) i;
-        return -1;
-}
-
 /* -o LIST: names, case-insensitive, comma-separated; "+LIST" adds to the
  * default columns. -EINVAL with a message for an unknown name. */
 static int parse_columns(const char *list, struct column_list *ret) {
         struct column_list l = {};
 
         if (!list || list[0] == '+') {
-                for (size_t i = 0; i < sizeof(default_columns) / sizeof(default_columns[0]); i++)
-                        l.ids[l.n++] = default_columns[i];
+                for (size_t i = 0; i < _COL_MAX; i++)
+                        if (status_columns[i].in_default)
+                                l.ids[l.n++] = (enum column_id) i;
                 if (list)
                         list++;
         }
         for (const char *p = list; p && *p;) {
                 size_t len = strcspn(p, ",");
-                int id = column_by_name(p, len);
+                int id = status_column_by_name(p, len);
                 if (id < 0) {
                         ctl_error("status", "unknown column '%.*s'; the columns are:",
                                   (int) len, p);
                         for (size_t i = 0; i < _COL_MAX; i++)
-                                fprintf(stderr, "  %-10s %s\n", columns[i].name, columns[i].help);
+                                fprintf(stderr, "  %-10s %s\n", status_columns[i].name,
+                                        status_columns[i].help);
                         return -EINVAL;
                 }
                 if (l.n >= COLUMNS_MAX) {
@@ -209,78 +131,6 @@ static int parse_columns(const char *list, struct column_list *ret) {
         }
         *ret = l;
         return 0;
-}
-
-/* The text of one cell: a constant, the facts' own string, buf, or *alloc
- * (the caller frees it; a mount point has any length and is never cut).
- * NULL: out of memory. Strings from devices and mounts go to libsmartcols
- * as they are: it escapes them when it prints. */
-static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size,
-                        char **alloc) {
-        const struct ra_facts *f = &d->facts;
-        const bool mount = f->kind == RA_KIND_MOUNT;
-        char a[24], b[24];
-
-        switch (id) {
-        case COL_NAME:
-                return f->name;
-        case COL_KIND:
-                return mount ? "mount" : "block";
-        case COL_CLASS:
-                return ra_class_to_string(f->class);
-        case COL_BUS:
-                return mount ? ra_str(f->fstype) : ra_transport_to_string(f->transport);
-        case COL_TRANSPORT:
-                return ra_transport_to_string(f->transport);
-        case COL_FSTYPE:
-                return ra_str(f->fstype);
-        case COL_FACTS:
-                if (!mount) {
-                        key_facts(f, buf, size);
-                        return buf;
-                }
-                /* The mount point, then rsize or btrfs's data profile. */
-                const char *suffix = NULL;
-                if (f->btrfs_fsid[0] && f->data_profile[0])
-                        suffix = f->data_profile;
-                else if (f->rsize_bytes >= 1024)
-                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, a);
-                if (!suffix)
-                        return ra_str(f->mount_point);
-                if (asprintf(alloc, "%s %s", ra_str(f->mount_point), suffix) < 0) {
-                        *alloc = NULL;
-                        return NULL;
-                }
-                return *alloc;
-        case COL_MOUNTPOINT:
-                return ra_str(f->mount_point);
-        case COL_SIZE:
-                return f->size_bytes > 0 ? format_bytes_short(f->size_bytes, buf) : "";
-        case COL_STRIPE:
-                return f->stripe_bytes > 0 ? ra_format_size_kb(f->stripe_bytes / 1024, buf) : "";
-        case COL_TARGET:
-                if (d->plan.error < 0)
-                        return "error";
-                if (d->plan.decision.keep)
-                        return "-";
-                return ra_format_size_kb(d->plan.decision.target_kb, buf);
-        case COL_CURRENT:
-                snprintf(buf, size, "%s%s", f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
-                         device_drifts(d) ? "*" : "");
-                return buf;
-        case COL_DRIFT:
-                return device_drifts(d) ? "yes" : "no";
-        case COL_RULE:
-                return d->plan.rule[0] ? short_rule(d->plan.rule) : "-";
-        case COL_REASON:
-                return ra_str(d->plan.decision.reason);
-        case COL_MAJMIN:
-                snprintf(buf, size, "%u:%u", f->major, f->minor);
-                return buf;
-        case _COL_MAX:
-                break;
-        }
-        return "";
 }
 
 struct tree {
@@ -328,7 +178,8 @@ static int add_lines(struct libscols_table *tb, const struct tree *t, const stru
                 return -ENOMEM;
         for (size_t c = 0; c < cols->n; c++) {
                 char *alloc = NULL;
-                const char *text = cell(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
+                const char *text =
+                        status_column_text(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
                 r = text ? scols_line_set_data(ln, c, text) : -ENOMEM;
                 free(alloc);
                 if (r < 0)
@@ -368,7 +219,7 @@ static int print_table(const struct status_options *o, const struct column_list 
         scols_table_enable_raw(tb, o->raw);
         scols_table_enable_noheadings(tb, o->noheadings);
         for (size_t c = 0; c < cols->n; c++) {
-                const struct column *col = &columns[cols->ids[c]];
+                const struct status_column *col = &status_columns[cols->ids[c]];
                 int flags = col->flags;
                 if (cols->ids[c] == COL_NAME && tree)
                         flags |= SCOLS_FL_TREE;

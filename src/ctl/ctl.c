@@ -12,6 +12,7 @@
 
 #include "ctl.h"
 #include "output.h"
+#include "status-columns.h"
 
 static const struct verb verbs[] = {
         { "status", 0, 0, verb_status, TAKES_JSON | TAKES_PROMETHEUS, verb_status_options,
@@ -98,6 +99,7 @@ static const char *verbs_taking(unsigned takes, const char *option, char *buf, s
 
 static void help(void) {
         char json[128], prometheus[64]; /* verbs_taking() */
+        char columns[128];
 
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
         for (size_t i = 0; i < N_VERBS; i++)
@@ -113,7 +115,7 @@ static void help(void) {
         printf("  --help, --version\n\n"
                "Options of status (the table):\n"
                "  -o, --output LIST       columns, comma-separated; +LIST adds to the default\n"
-               "                          (NAME,CLASS,BUS,FACTS,TARGET,CURRENT,RULE); see the\n"
+               "                          (%s); see the\n"
                "                          man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON\n"
                "  -l, --list              one row per device, no tree\n"
                "  -r, --raw               cells separated by one blank, escaped; no tree\n"
@@ -133,7 +135,8 @@ static void help(void) {
                "  --write                 make the suggestion a rule for the device by the\n"
                "                          same ids, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
-               "write or output that could not be written, 2 usage error.\n");
+               "write or output that could not be written, 2 usage error.\n",
+               status_default_columns(columns, sizeof(columns)));
 }
 
 /* --list-options: "VERB --NAME [-X]" a line, "* --NAME" for main's. */
