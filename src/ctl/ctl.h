@@ -74,7 +74,8 @@ extern const struct option verb_status_options[];
 /* -o, -l, -r, -n: options of the table, which status refuses in the other
  * formats; every verb names them "of the status table". */
 bool verb_status_table_option(const char *option);
-/* The status table's column names, one a line (--list-columns). */
+/* The status table's columns, one a line: NAME JSON-FIELD GAUGE ("-": none)
+ * (--list-columns). */
 void status_list_columns(void);
 int verb_explain(struct ctl *ctl, int argc, char **argv);
 int verb_apply(struct ctl *ctl, int argc, char **argv);

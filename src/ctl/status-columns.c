@@ -6,6 +6,7 @@
 #include <strings.h>
 
 #include "ctl.h"
+#include "kernel-ra.h"
 #include "size.h"
 #include "status-columns.h"
 
@@ -48,6 +49,13 @@ const struct status_column status_columns[_COL_MAX] = {
                         .json = "drift",
                         .metric = "readahead_drift",
                         .metric_help = "1 when the kernel holds another value than the target" },
+        [COL_KERNEL] = { TEXT("KERNEL", 6, SCOLS_FL_RIGHT, false,
+                              "read_ahead_kb the kernel itself gives (what reset puts back)"),
+                         .value = VALUE_KB,
+                         .json = "kernel_kb",
+                         .metric = "readahead_kernel_bytes",
+                         .metric_help = "read_ahead_kb the kernel itself gives, in bytes "
+                                        "(what reset puts back)" },
         [COL_RULE] = { TEXT("RULE", 21, SCOLS_FL_TRUNC, true, "file:section of the rule that decided") },
         [COL_REASON] = { TEXT("REASON", 24, SCOLS_FL_TRUNC, false, "why, in words") },
         [COL_MAJMIN] = { TEXT("MAJ:MIN", 6, 0, false, "device number") },
@@ -62,8 +70,10 @@ int status_column_by_name(const char *name, size_t len) {
 }
 
 void status_list_columns(void) {
-        for (size_t i = 0; i < _COL_MAX; i++)
-                printf("%s\n", status_columns[i].name);
+        for (size_t i = 0; i < _COL_MAX; i++) {
+                const struct status_column *c = &status_columns[i];
+                printf("%s %s %s\n", c->name, c->json ? c->json : "-", c->metric ? c->metric : "-");
+        }
 }
 
 const char *status_default_columns(char *buf, size_t size) {
@@ -90,6 +100,12 @@ bool status_column_value(const struct ctl_device *d, enum column_id id, uint64_t
         case COL_DRIFT:
                 *ret = device_drifts(d);
                 return true;
+        case COL_KERNEL: {
+                struct ra_kernel_value k;
+                ra_kernel_value(&d->facts, &k);
+                *ret = k.kb;
+                return d->facts.attr_path != NULL; /* no bdi of its own: none */
+        }
         default:
                 return false;
         }
@@ -179,6 +195,10 @@ const char *status_column_text(const struct ctl_device *d, enum column_id id, ch
                 return buf;
         case COL_DRIFT:
                 return device_drifts(d) ? "yes" : "no";
+        case COL_KERNEL: {
+                uint64_t kb;
+                return status_column_value(d, id, &kb) ? ra_format_size_kb(kb, buf) : "-";
+        }
         case COL_RULE:
                 return d->plan.rule[0] ? short_rule(d->plan.rule) : "-";
         case COL_REASON:

@@ -31,6 +31,7 @@ enum column_id {
         COL_TARGET,
         COL_CURRENT,
         COL_DRIFT,
+        COL_KERNEL,
         COL_RULE,
         COL_REASON,
         COL_MAJMIN,
@@ -71,7 +72,7 @@ const char *status_column_text(const struct ctl_device *d, enum column_id id, ch
  * it is not known (no target, an unreadable current). */
 bool status_column_value(const struct ctl_device *d, enum column_id id, uint64_t *ret);
 
-/* The value columns' fields (target_kb, current_kb, drift), in table order,
+/* The value columns' fields (target_kb, current_kb, drift, kernel_kb), in table order,
  * into the open device object. */
 void status_columns_json(struct json *j, const struct ctl_device *d);
 

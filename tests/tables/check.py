@@ -7,9 +7,11 @@ program prints its tables (readahead-ctl --list-verbs, --list-options,
 
   text                          checked for
   completion/readahead-ctl      verbs, every option per verb, columns
-  man/readahead-ctl.8.scd       verbs (COMMANDS), options, columns (STATUS TABLE)
-  README.md                     verbs in the readahead-ctl usage block; keys:
-                                [Agent] anywhere, [Profile] and [Rule NAME] tables
+  man/readahead-ctl.8.scd       verbs (COMMANDS), options, columns (STATUS TABLE),
+                                the columns' Prometheus gauges (--format)
+  README.md                     verbs in the readahead-ctl usage block; the
+                                gauges (Prometheus); keys: [Agent] anywhere,
+                                [Profile] and [Rule NAME] tables
   man/readahead.conf.5.scd      keys, per section
   tests/fuzz/profile.dict       keys
   tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
@@ -74,6 +76,7 @@ OPTIONS = {}  # verb ("*": main's) -> its long options
 for w in table("--list-options"):
     OPTIONS.setdefault(w[0], []).append(w[1])
 COLUMNS = [w[0] for w in table("--list-columns")]
+GAUGES = [w[2] for w in table("--list-columns") if w[2] != "-"]
 KEYS = {}  # section -> its keys
 for w in table("--list-keys"):
     KEYS.setdefault(w[0], []).append(w[1])
@@ -110,8 +113,13 @@ check_has("readahead-ctl(8) STATUS TABLE", "columns", COLUMNS,
           [c for line in status_table.splitlines() if line.startswith("*")
            for c in re.findall(r"\*([A-Z][A-Z:]*)\*", line)])
 
+check_has("readahead-ctl(8) --format", "Prometheus gauges", GAUGES,
+          re.findall(r"\*(readahead_[a-z_]+)\*", section(man_ctl, r"^\*--format\*=", r"^\*--")))
+
 # ---- README.md ----------------------------------------------------------------
 readme = read("README.md")
+check_has("README's Prometheus section", "Prometheus gauges", GAUGES,
+          re.findall(r"`(readahead_[a-z_]+)`", section(readme, r"^### Prometheus$", r"^#")))
 usage = section(readme, r"^## readahead-ctl$", r"^#")
 usage = usage.split("```")[1] if usage.count("```") >= 2 else ""
 usage_words = {w for line in usage.splitlines() if line.startswith("readahead-ctl ") for w in line.split()}

@@ -4,8 +4,8 @@
 # without io_opt (sata-hdd: max_sectors_kb 1280): the default 128K before
 # 6.17, 2 x max_sectors = 2560K since. tests/lib/uname-shim.so reports each
 # release below, so every one is tested on any host: what reset puts back,
-# and what explain says of a current 2560K (the target is 512K). An md array
-# (io_opt 1536K) gets 2 x io_opt on every release.
+# what explain says of a current 2560K (the target is 512K), and status's
+# KERNEL column. An md array (io_opt 1536K) gets 2 x io_opt on every release.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,5 +53,21 @@ check 7.0.0-rc1 sata-hdd sda "$new_hdd" "$max_sectors"
 raid_other='Current 2560K, not 3M: set by something else: a write by hand, another tool or udev rule.'
 check 6.1.0 md-raid5 md0 'md0        999K -> 3M (2 x io_opt 1536K)' "$raid_other"
 check 6.17.0 md-raid5 md0 'md0        999K -> 3M (2 x io_opt 1536K)' "$raid_other"
+
+# status's KERNEL column: the same value for every disk of the array.
+# status_kernel RELEASE EXPECTED (status -o NAME,KERNEL -rn of md-raid5)
+status_kernel() {
+        local got
+        got=$(RA_TEST_UNAME_RELEASE=$1 ra_umock_run md-raid5 "$RA_CTL" --root "$RA_TESTROOT" \
+                status -o NAME,KERNEL -rn 2>&1 | tr '\n' ' ') || true
+        if [ "$got" = "$2" ]; then
+                echo "ok   $1 status KERNEL: $got"
+        else
+                printf 'FAIL %s status KERNEL: expected\n%s\ngot\n%s\n' "$1" "$2" "$got"
+                fails=$((fails + 1))
+        fi
+}
+status_kernel 6.12.48 'sda 128K md0 3M sdb 128K sdc 128K sdd 128K '
+status_kernel 6.17.0 'sda 2560K md0 3M sdb 2560K sdc 2560K sdd 2560K '
 
 [ "$fails" -eq 0 ]
