@@ -12,6 +12,8 @@
 
 /* A column's table part: name, width, flags, shown by default, help. */
 #define TEXT(n, w, fl, def, h) .name = n, .width_hint = w, .flags = fl, .in_default = def, .help = h
+/* A value column's: its type, --json field, Prometheus gauge and its help. */
+#define VALUE(type, j, m, h) .value = type, .json = j, .metric = m, .metric_help = h
 
 const struct status_column status_columns[_COL_MAX] = {
         [COL_NAME] = { TEXT("NAME", 8, SCOLS_FL_NOEXTREMES, true,
@@ -32,30 +34,20 @@ const struct status_column status_columns[_COL_MAX] = {
         [COL_STRIPE] = { TEXT("STRIPE", 6, SCOLS_FL_RIGHT, false, "trusted stripe") },
         [COL_TARGET] = { TEXT("TARGET", 6, SCOLS_FL_RIGHT, true,
                               "read_ahead_kb the profile gives (-: left alone)"),
-                         .value = VALUE_KB,
-                         .json = "target_kb",
-                         .metric = "readahead_target_bytes",
-                         .metric_help = "read_ahead_kb the active profile chooses, in bytes "
-                                        "(absent: left alone)" },
+                         VALUE(VALUE_KB, "target_kb", "readahead_target_bytes",
+                               "read_ahead_kb the active profile chooses, in bytes (absent: left alone)") },
         [COL_CURRENT] = { TEXT("CURRENT", 7, SCOLS_FL_RIGHT, true,
                                "read_ahead_kb the kernel holds (*: drift, ?: unknown)"),
-                          .value = VALUE_KB,
-                          .json = "current_kb",
-                          .metric = "readahead_current_bytes",
-                          .metric_help = "read_ahead_kb the kernel holds now, in bytes" },
+                          VALUE(VALUE_KB, "current_kb", "readahead_current_bytes",
+                                "read_ahead_kb the kernel holds now, in bytes") },
         [COL_DRIFT] = { TEXT("DRIFT", 5, 0, false,
                              "yes when the kernel holds another value than the target"),
-                        .value = VALUE_BOOL,
-                        .json = "drift",
-                        .metric = "readahead_drift",
-                        .metric_help = "1 when the kernel holds another value than the target" },
+                        VALUE(VALUE_BOOL, "drift", "readahead_drift",
+                              "1 when the kernel holds another value than the target") },
         [COL_KERNEL] = { TEXT("KERNEL", 6, SCOLS_FL_RIGHT, false,
                               "read_ahead_kb the kernel itself gives (what reset puts back)"),
-                         .value = VALUE_KB,
-                         .json = "kernel_kb",
-                         .metric = "readahead_kernel_bytes",
-                         .metric_help = "read_ahead_kb the kernel itself gives, in bytes "
-                                        "(what reset puts back)" },
+                         VALUE(VALUE_KB, "kernel_kb", "readahead_kernel_bytes",
+                               "read_ahead_kb the kernel itself gives, in bytes (what reset puts back)") },
         [COL_RULE] = { TEXT("RULE", 21, SCOLS_FL_TRUNC, true, "file:section of the rule that decided") },
         [COL_REASON] = { TEXT("REASON", 24, SCOLS_FL_TRUNC, false, "why, in words") },
         [COL_MAJMIN] = { TEXT("MAJ:MIN", 6, 0, false, "device number") },
