@@ -280,11 +280,74 @@ static uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_
         return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
+/* What status prints besides its devices: the host and the configuration. */
+struct status_header {
+        const struct ra_config *config;
+        uint64_t mem_kb, cap_kb; /* 0: unknown, off */
+        char **failed;           /* bdi units that failed (the mount never came) */
+};
+
+static int print_json(const struct status_header *h, const struct ctl_device *list, size_t n) {
+        struct json j = { .f = stdout };
+
+        json_begin_object(&j, NULL);
+        json_string(&j, "profile", h->config->profile.name);
+        json_uint(&j, "mem_total_kb", h->mem_kb);
+        json_uint_or_null(&j, "memory_cap_kb", h->cap_kb > 0, h->cap_kb);
+        json_uint(&j, "config_errors", h->config->n_errors);
+        json_begin_array(&j, "failed_units");
+        for (char **u = h->failed; u && *u; u++)
+                json_string(&j, NULL, *u);
+        json_end_array(&j);
+        json_begin_array(&j, "devices");
+        for (size_t i = 0; i < n; i++) {
+                json_begin_object(&j, NULL);
+                json_device_fields(&j, &list[i]);
+                json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_end_object(&j);
+        return json_finish(&j);
+}
+
+/* The table, between the header and the notes unless --raw or --noheadings. */
+static int print_people(const struct status_header *h, const struct column_list *cols,
+                        const struct ctl_device *list, size_t n) {
+        const bool only_table = options.raw || options.noheadings;
+        char mem[16], cap[24];
+        bool any_drift = false;
+
+        if (!only_table) {
+                printf("Profile: %s   Memory: %s   Memory cap: %s\n", h->config->profile.name,
+                       h->mem_kb ? format_bytes_short(h->mem_kb * 1024, mem) : "unknown",
+                       h->cap_kb ? ra_format_size_kb(h->cap_kb, cap) : "off");
+                if (h->config->n_errors > 0)
+                        printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
+                               h->config->n_errors);
+                printf("\n");
+        }
+        fflush(stdout);
+        int r = print_table(&options, cols, list, n);
+        if (only_table)
+                return r;
+        for (size_t i = 0; i < n; i++)
+                any_drift |= device_drifts(&list[i]);
+        for (char **u = h->failed; u && *u; u++)
+                printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
+        if (h->failed && *h->failed)
+                printf("\n");
+        if (any_drift)
+                printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
+        printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
+               n > 0 ? list[0].facts.page_kb : 4);
+        return r;
+}
+
 int verb_status(struct ctl *ctl, int argc, char **argv) {
+        struct status_header h = { .config = ctl->config };
         struct ctl_device *list = NULL;
         struct column_list cols = {};
         size_t n = 0;
-        uint64_t mem_kb, cap_kb;
         int r;
 
         (void) argc;
@@ -298,67 +361,18 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         }
         if (!options.all)
                 n = drop_empty(list, n);
-        cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
-
-        /* Mount work that systemd ran for us and that failed (mount never came). */
-        char **failed = NULL;
-        if (systemd_failed_bdi_units(&failed) < 0)
-                failed = NULL; /* status works without systemd's answer */
+        h.cap_kb = host_memory_cap_kb(ctl->config, &h.mem_kb);
+        if (systemd_failed_bdi_units(&h.failed) < 0)
+                h.failed = NULL; /* status works without systemd's answer */
 
         if (ctl->format == FORMAT_PROMETHEUS) {
                 status_prometheus(stdout, list, n);
                 status_prometheus_last_advice(stdout, ctl->config->root, list, n);
-        }
-        else if (ctl->json) {
-                struct json j = { .f = stdout };
-                json_begin_object(&j, NULL);
-                json_string(&j, "profile", ctl->config->profile.name);
-                json_uint(&j, "mem_total_kb", mem_kb);
-                json_uint_or_null(&j, "memory_cap_kb", cap_kb > 0, cap_kb);
-                json_uint(&j, "config_errors", ctl->config->n_errors);
-                json_begin_array(&j, "failed_units");
-                for (char **u = failed; u && *u; u++)
-                        json_string(&j, NULL, *u);
-                json_end_array(&j);
-                json_begin_array(&j, "devices");
-                for (size_t i = 0; i < n; i++) {
-                        json_begin_object(&j, NULL);
-                        json_device_fields(&j, &list[i]);
-                        json_end_object(&j);
-                }
-                json_end_array(&j);
-                json_end_object(&j);
-                if (json_finish(&j) < 0)
-                        r = -ENOMEM;
-        } else {
-                char mem[16], cap[24];
-                bool any_drift = false, only_table = options.raw || options.noheadings;
-
-                if (!only_table) {
-                        printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
-                               mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
-                               cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
-                        if (ctl->config->n_errors > 0)
-                                printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
-                                       ctl->config->n_errors);
-                        printf("\n");
-                }
-                fflush(stdout);
-                r = print_table(&options, &cols, list, n);
-                for (size_t i = 0; i < n; i++)
-                        any_drift |= device_drifts(&list[i]);
-                if (!only_table) {
-                        for (char **u = failed; u && *u; u++)
-                                printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
-                        if (failed && *failed)
-                                printf("\n");
-                        if (any_drift)
-                                printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
-                        printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
-                               n > 0 ? list[0].facts.page_kb : 4);
-                }
-        }
-        strv_free(failed);
+        } else if (ctl->json)
+                r = print_json(&h, list, n);
+        else
+                r = print_people(&h, &cols, list, n);
+        strv_free(h.failed);
         devices_free(list, n);
         return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
 }
