@@ -37,8 +37,8 @@ static const char *kernel_value_why(const struct ra_facts *f, const struct ra_ke
                          ra_format_size_kb(f->max_sectors_kb, a));
                 break;
         case RA_KERNEL_BASIS_DEFAULT:
-                snprintf(why, why_size, f->kind == RA_KIND_MOUNT ? "kernel default for a network mount"
-                                                                 : "kernel default");
+                snprintf(why, why_size,
+                         f->kind == RA_KIND_MOUNT ? "kernel default for a network mount" : "kernel default");
                 break;
         }
         return why;

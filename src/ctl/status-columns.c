@@ -28,8 +28,7 @@ const struct status_column status_columns[_COL_MAX] = {
         [COL_FACTS] = { TEXT("FACTS", 16, SCOLS_FL_TRUNC, true,
                              "what decided the class (size, stripe, md level); a mount's mount point "
                              "and rsize or data profile") },
-        [COL_MOUNTPOINT] = { TEXT("MOUNTPOINT", 16, SCOLS_FL_TRUNC, false,
-                                  "first mount point of a mount") },
+        [COL_MOUNTPOINT] = { TEXT("MOUNTPOINT", 16, SCOLS_FL_TRUNC, false, "first mount point of a mount") },
         [COL_SIZE] = { TEXT("SIZE", 6, SCOLS_FL_RIGHT, false, "size") },
         [COL_STRIPE] = { TEXT("STRIPE", 6, SCOLS_FL_RIGHT, false, "trusted stripe") },
         [COL_TARGET] = { TEXT("TARGET", 6, SCOLS_FL_RIGHT, true,
@@ -129,7 +128,9 @@ static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
                 snprintf(buf, size, "%s io_opt bogus", sz);
         else
                 snprintf(buf, size, "%s%s", sz,
-                         f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
+                         f->virtual_by   ? " virtual"
+                         : f->rotational ? " rotating"
+                                         : "");
 }
 
 const char *status_column_text(const struct ctl_device *d, enum column_id id, char *buf, size_t size,

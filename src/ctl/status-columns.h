@@ -47,7 +47,7 @@ enum column_value {
 struct status_column {
         const char *name; /* the heading and -o's name */
         double width_hint;
-        int flags; /* SCOLS_FL_* */
+        int flags;       /* SCOLS_FL_* */
         bool in_default; /* shown without -o, in this order */
         const char *help;
         enum column_value value;
