@@ -285,6 +285,22 @@ static void test_strings(void) {
         CHECK_STR("dm", ra_transport_to_string(RA_TRANSPORT_DM));
 }
 
+/* ra_facts_done() frees every owned string, the named ones included: a
+ * string fact added to the struct is freed without another line. */
+static void test_owned_strings(void) {
+        struct ra_facts f;
+        const size_t n = sizeof(f.strings) / sizeof(f.strings[0]);
+
+        ra_facts_init(&f);
+        for (size_t i = 0; i < n; i++)
+                CHECK_INT(0, ra_facts_set(&f.strings[i], "x"));
+        CHECK_STR("x", f.attr_path);
+        CHECK_STR("x", f.slaves);
+        ra_facts_done(&f);
+        for (size_t i = 0; i < n; i++)
+                CHECK(f.strings[i] == NULL);
+}
+
 static void test_props(void) {
         struct ra_facts f;
         char key[32], value[32];
@@ -473,6 +489,7 @@ int main(void) {
         RUN_TABLE(classify_cases, run_classify_case);
         RUN(test_mounts);
         RUN(test_strings);
+        RUN(test_owned_strings);
         RUN(test_props);
         RUN(test_btrfs_data_disks);
         RUN(test_btrfs_kernel_value);
