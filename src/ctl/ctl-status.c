@@ -357,7 +357,7 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
                 ctl_error(NULL, "%s: %s", DEVICES_LIST_FAILED, strerror(-r));
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         if (!options.all)
                 n = drop_empty(list, n);
@@ -374,5 +374,5 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 r = print_people(&h, &cols, list, n);
         strv_free(h.failed);
         devices_free(list, n);
-        return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
+        return r < 0 ? EXIT_FAILURE : EXIT_OK;
 }

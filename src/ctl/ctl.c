@@ -202,7 +202,7 @@ static void close_stdout(void) {
                 ctl_error(NULL, "write error: %s", strerror(errno));
         else
                 ctl_error(NULL, "write error");
-        _exit(EXIT_FAILURE_);
+        _exit(EXIT_FAILURE);
 }
 
 void ctl_refuse_option(const char *verb, const char *option) {
@@ -358,13 +358,13 @@ static int run_verb(struct ctl *ctl, int argc, char **argv) {
         r = ra_config_load(ctl->root, &ctl->config);
         if (r < 0) {
                 ctl_error(NULL, "cannot load configuration: %s", strerror(-r));
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         ctl->udev = udev_new();
         if (!ctl->udev) {
                 ctl_error(NULL, "out of memory");
                 ra_config_free(ctl->config);
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
 
         r = verb->run(ctl, n_args, args);
@@ -402,7 +402,7 @@ int main(int argc, char **argv) {
         char **words = calloc((size_t) argc + 1, sizeof(*words));
         if (!words) {
                 ctl_error(NULL, "out of memory");
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         int n = 0;
         for (int i = 0; i < argc; i++)

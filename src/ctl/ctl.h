@@ -4,15 +4,20 @@
 #include <getopt.h>
 #include <libudev.h>
 #include <stdbool.h>
+#include <stdlib.h> /* EXIT_FAILURE */
 
 #include "config.h"
 
-/* Exit codes, documented in --help and the README. */
+/* Exit codes, documented in --help and the README: EXIT_OK, EXIT_FAILURE
+ * (stdlib.h's 1: an error in configuration, a device or a write) and
+ * EXIT_USAGE. */
 enum {
         EXIT_OK = 0,
-        EXIT_FAILURE_ = 1, /* an error in configuration, a device or a write */
         EXIT_USAGE = 2,
 };
+/* The old name, for the branches that still use it (ctl-advise.c,
+ * ctl-calibrate.c); goes once they are merged. */
+#define EXIT_FAILURE_ EXIT_FAILURE
 
 enum output_format {
         FORMAT_TABLE,
