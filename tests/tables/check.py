@@ -9,7 +9,7 @@ program prints its tables (readahead-ctl --list-verbs, --list-options,
   completion/readahead-ctl      verbs, every option per verb, columns
   man/readahead-ctl.8.scd       verbs (COMMANDS), options, columns (STATUS TABLE),
                                 the columns' Prometheus gauges (--format)
-  README.md                     verbs in the readahead-ctl usage block; the
+  README.md                     verbs in the usage block (Status and explain); the
                                 gauges (Prometheus); keys: [Agent] anywhere,
                                 [Profile] and [Rule NAME] tables
   man/readahead.conf.5.scd      keys, per section
@@ -120,7 +120,7 @@ check_has("readahead-ctl(8) --format", "Prometheus gauges", GAUGES,
 readme = read("README.md")
 check_has("README's Prometheus section", "Prometheus gauges", GAUGES,
           re.findall(r"`(readahead_[a-z_]+)`", section(readme, r"^### Prometheus$", r"^#")))
-usage = section(readme, r"^## readahead-ctl$", r"^#")
+usage = section(readme, r"^## Status and explain$", r"^#")
 usage = usage.split("```")[1] if usage.count("```") >= 2 else ""
 usage_words = {w for line in usage.splitlines() if line.startswith("readahead-ctl ") for w in line.split()}
 check_has("README's readahead-ctl usage block", "verbs", VERBS, usage_words)
