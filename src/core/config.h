@@ -180,6 +180,14 @@ uint64_t ra_config_fingerprint(const struct ra_config *c);
 /* Directories searched, in order of precedence, without root. */
 extern const char *const ra_config_dirs[];
 
+/*
+ * The i-th key of the parser's table: its name and its section ("Agent",
+ * "Profile" or "Rule"); NULL past the last. For readahead-ctl --list-keys,
+ * which the tests compare with the man page, the README and the fuzzer's
+ * dictionary.
+ */
+const char *ra_config_key(size_t i, const char **ret_section);
+
 /* Parses one profile file into p (used by load, the fuzzer and the tests). */
 int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
                             const char *buf, size_t len);

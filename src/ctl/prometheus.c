@@ -5,6 +5,7 @@
 
 #include "advice-record.h"
 #include "prometheus.h"
+#include "status-columns.h"
 #include "text.h"
 
 /* Label values escape backslash, double quote and newline (the exposition
@@ -51,34 +52,20 @@ static void put_labels(FILE *out, const struct ra_facts *f) {
 }
 
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
-        static const struct {
-                const char *name, *help;
-        } metrics[] = {
-                { "readahead_target_bytes", "read_ahead_kb the active profile chooses, in bytes (absent: left alone)" },
-                { "readahead_current_bytes", "read_ahead_kb the kernel holds now, in bytes" },
-                { "readahead_drift", "1 when the kernel holds another value than the target" },
-        };
+        for (size_t c = 0; c < _COL_MAX; c++) {
+                const struct status_column *col = &status_columns[c];
 
-        for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-                fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help, metrics[m].name);
+                if (!col->metric)
+                        continue;
+                fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", col->metric, col->metric_help, col->metric);
                 for (size_t i = 0; i < n; i++) {
-                        const struct ctl_device *d = &list[i];
-                        const struct ra_facts *f = &d->facts;
                         uint64_t v;
 
-                        if (m == 0) {
-                                if (!ra_plan_has_target(&d->plan))
-                                        continue;
-                                v = d->plan.decision.target_kb * 1024;
-                        } else if (m == 1) {
-                                if (!f->current_known)
-                                        continue;
-                                v = f->current_kb * 1024;
-                        } else
-                                v = device_drifts(d) ? 1 : 0;
-                        fputs(metrics[m].name, out);
-                        put_labels(out, f);
-                        fprintf(out, " %" PRIu64 "\n", v);
+                        if (!status_column_value(&list[i], (enum column_id) c, &v))
+                                continue;
+                        fputs(col->metric, out);
+                        put_labels(out, &list[i].facts);
+                        fprintf(out, " %" PRIu64 "\n", col->value == VALUE_KB ? v * 1024 : v);
                 }
         }
 }
