@@ -578,7 +578,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_USAGE;
         if (o->write && geteuid() != 0) {
                 ctl_error("advise", "--write needs root: it writes a rule in /etc and applies it");
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
 
         if (argc > 0) {
@@ -589,7 +589,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                         r = device_find(ctl->udev, ctl->config, argv[i], &w[n].dev);
                         if (r < 0) {
                                 ctl_error("advise", "%s: %s", argv[i], device_find_strerror(r));
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                                 goto out;
                         }
                         if (named_before(w, n, &w[n].dev.facts))
@@ -600,8 +600,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         } else {
                 r = devices_enumerate(ctl->udev, ctl->config, &list, &n_list);
                 if (r < 0) {
-                        ctl_error("advise", "cannot list devices: %s", strerror(-r));
-                        return EXIT_FAILURE_;
+                        ctl_error("advise", DEVICES_LIST_FAILED ": %s", strerror(-r));
+                        return EXIT_FAILURE;
                 }
                 w = calloc(n_list ? n_list : 1, sizeof(*w));
                 if (!w)
@@ -626,16 +626,16 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                                 continue;
                         if (w[i].refused) {
                                 ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                                 goto out;
                         }
                         if (!w[i].have_id) {
                                 stable_id_missing("advise", f->name);
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                                 goto out;
                         }
                         if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0) {
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                                 goto out;
                         }
                 }
@@ -647,7 +647,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         getrusage(RUSAGE_SELF, &ru1);
         if (r < 0) {
                 ctl_error("advise", "cannot read the counters: %s", strerror(-r));
-                exit_code = EXIT_FAILURE_;
+                exit_code = EXIT_FAILURE;
                 goto out;
         }
         double cpu = (double) (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
@@ -670,10 +670,10 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                         if (!w[i].have_id) {
                                 ctl_error("advise", "%s has no stable id: not written",
                                           w[i].dev.facts.name);
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                         } else if ((argc == 0 && dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
                                    write_advice(ctl, &w[i]) < 0)
-                                exit_code = EXIT_FAILURE_;
+                                exit_code = EXIT_FAILURE;
                 }
 
         records = calloc(n ? n : 1, sizeof(*records));
@@ -691,7 +691,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
 
         if (ctl->json) {
                 if (print_json(w, n, seconds, cpu, &attr) < 0)
-                        exit_code = EXIT_FAILURE_;
+                        exit_code = EXIT_FAILURE;
         } else if (ctl->format == FORMAT_PROMETHEUS)
                 advice_prometheus(stdout, records, n_records);
         else
@@ -699,7 +699,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         goto out;
 oom:
         ctl_error("advise", "out of memory");
-        exit_code = EXIT_FAILURE_;
+        exit_code = EXIT_FAILURE;
 out:
         for (size_t i = 0; i < n; i++)
                 device_done(&w[i].dev);

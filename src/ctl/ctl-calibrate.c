@@ -382,7 +382,7 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct calibra
         struct calibration *c = calloc(1, sizeof(*c));
         char written[RA_PATH_MAX + 80] = "", rule[RA_PATH_MAX + 80] = "";
         uint64_t after_kb = d->facts.current_kb;
-        int exit_code = EXIT_FAILURE_;
+        int exit_code = EXIT_FAILURE;
 
         if (!c) {
                 ctl_error("calibrate", "out of memory");
@@ -405,10 +405,10 @@ static int run(struct ctl *ctl, const struct ctl_device *d, const struct calibra
                 exit_code = EXIT_OK;
         if (options.write && exit_code == EXIT_OK &&
             write_knee(ctl, c, id, written, sizeof(written), rule, sizeof(rule), &after_kb) < 0)
-                exit_code = EXIT_FAILURE_;
+                exit_code = EXIT_FAILURE;
         if (ctl->json &&
             print_json(c, d, id, after_kb, written[0] ? written : NULL, written[0] ? rule : NULL) < 0)
-                exit_code = EXIT_FAILURE_;
+                exit_code = EXIT_FAILURE;
 out:
         free(c);
         return exit_code;
@@ -430,7 +430,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         if (geteuid() != 0) {
                 ctl_error("calibrate", "needs root: it sets read_ahead_kb and reads the "
                           "device node");
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
@@ -438,22 +438,22 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
                           r == -ENOTBLK  ? "not a whole disk"
                           : r == -ENOENT ? "no mount at that path"
                           : "no such block device");
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         if (refuse_device(&d) < 0) {
                 device_done(&d);
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         have_id = find_stable_id(&d.facts, &id);
         if (options.write && !have_id) {
                 stable_id_missing("calibrate", d.facts.name);
                 device_done(&d);
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         /* Before the sweep: minutes of measuring for a rule never written. */
         if (options.write && dropin_check_unique(ctl, "calibrate", &d.facts, &id) < 0) {
                 device_done(&d);
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         r = run(ctl, &d, &plan, have_id ? &id : NULL);
         device_done(&d);

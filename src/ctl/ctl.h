@@ -15,9 +15,6 @@ enum {
         EXIT_OK = 0,
         EXIT_USAGE = 2,
 };
-/* The old name, for the branches that still use it (ctl-advise.c,
- * ctl-calibrate.c); goes once they are merged. */
-#define EXIT_FAILURE_ EXIT_FAILURE
 
 enum output_format {
         FORMAT_TABLE,
