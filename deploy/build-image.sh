@@ -7,9 +7,10 @@
 # packages and the project's own .deb, in one command (root):
 #   1. the .deb, built from this tree for SUITE (tests/lib/build-deb.sh), or
 #      --deb FILE;
-#   2. a root from mmdebstrap holding only that package and what it depends
-#      on (the extract variant: unpacked, no maintainer scripts run, so
-#      nothing touches this machine's disks), docs and locales left out;
+#   2. a root from mmdebstrap holding only what that package depends on
+#      (the extract variant: unpacked, no maintainer scripts run, so nothing
+#      touches this machine's disks), the package unpacked over it, docs and
+#      locales left out;
 #   3. `podman import` of it with PATH (import sets none), the entrypoint and
 #      the version, tagged readahead-agent:VERSION and readahead-agent:latest.
 # SUITE defaults to this machine's Debian release (bookworm on CI).
@@ -58,12 +59,17 @@ export SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-$(dpkg-parsechangelog -l "$src/deb
 # unpacked over them (the extract variant installs nothing either way).
 depends=$(dpkg-deb -f "$deb" Depends | sed 's/([^)]*)//g; s/|[^,]*//g; s/[[:space:]]//g')
 mmdebstrap --mode=root --variant=extract --include="$depends" \
-        --customize-hook="dpkg-deb -x '$deb' \"\$1\"" \
-        --customize-hook='chroot "$1" /sbin/ldconfig' \
-        --customize-hook='rm -rf "$1"/usr/share/doc/* "$1"/usr/share/man "$1"/usr/share/info "$1"/usr/share/locale "$1"/usr/share/lintian "$1"/var/cache/apt "$1"/var/lib/apt/lists' \
-        --customize-hook='mkdir -p "$1/etc/readahead-agent" "$1/run" "$1/tmp" "$1/var/lib/node-exporter/textfile" "$1/proc" "$1/sys" "$1/dev"' \
-        "$suite" "$work/root.tar" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1 ||
+        "$suite" "$work/root" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1 ||
         { tail -n 30 "$work/mmdebstrap.log" >&2; die "mmdebstrap failed"; }
+root=$work/root
+dpkg-deb -x "$deb" "$root"
+ldconfig -r "$root"
+rm -rf "$root"/usr/share/doc/* "$root"/usr/share/man "$root"/usr/share/info "$root"/usr/share/locale \
+        "$root"/usr/share/lintian "$root"/var/cache/apt "$root"/var/lib/apt "$root"/var/log/*
+# Mount points: with readOnlyRootFilesystem nothing can create them later.
+mkdir -p "$root"/proc "$root"/sys "$root"/dev "$root"/run/udev "$root"/run/readahead-agent "$root"/tmp \
+        "$root"/etc/readahead-agent "$root"/var/lib/node-exporter/textfile
+tar -C "$root" --sort=name --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --clamp-mtime -cf "$work/root.tar" .
 
 podman import \
         --change 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' \
