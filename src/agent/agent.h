@@ -21,7 +21,7 @@ struct agent_options {
         const char *wait_bdi;
         bool dry_run;
         /* --watch (watch.c): its options, and how it runs the handlers. */
-        bool watch;
+        bool watch, idle;
         unsigned check_sec;
         const char *metrics_file;
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
@@ -57,3 +57,7 @@ int spawn_waiter(const struct agent_options *o, const char *bdi);
 
 /* --watch: runs until SIGTERM or SIGINT; the exit code. */
 int run_watch(struct agent_options *o);
+
+/* --idle: waits for SIGTERM or SIGINT, nothing else (the reset DaemonSet's
+ * container, after readahead-ctl reset ran as its init container). */
+int run_idle(void);

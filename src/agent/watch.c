@@ -154,6 +154,17 @@ static int signal_fd_new(void) {
         return fd < 0 ? -errno : fd;
 }
 
+int run_idle(void) {
+        int sfd = signal_fd_new();
+        if (sfd < 0)
+                return 1;
+        struct pollfd p = { .fd = sfd, .events = POLLIN };
+        while (poll(&p, 1, -1) < 0 && errno == EINTR)
+                ;
+        close(sfd);
+        return 0;
+}
+
 int run_watch(struct agent_options *o) {
         struct udev *udev = udev_new();
         struct udev_monitor *mon = NULL;

@@ -1,0 +1,193 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# k8s.sh CASE: deploy/kubernetes's DaemonSet, its pod template played by
+# `podman kube play` (tests/k8s/pod.py turns it into a Pod, as Debian 12's
+# podman 4.3 takes it) from the image deploy/build-image.sh built (k8s-image,
+# the fixture), on this machine's real udevd, loop devices and FUSE mounts.
+# No udev rule of the product is installed: only the container sets values.
+#   start-hotplug   a loop device present at start gets 512 with the pod's
+#                   start; one attached later gets it within 2 s
+#   configmap-rule  a ConfigMap rule by mount point sets a FUSE mount made on
+#                   the host to 1 MiB; another FUSE mount is decided and left
+#                   alone (default profile); both are in the gauges
+#   drift           a value written behind its back is put back within one
+#                   check period, and the log says it drifted
+#   metrics         a real node_exporter scrapes the textfile the pod writes:
+#                   the loop device's target, current and drift gauges
+#   stop-reset      SIGTERM (pod stop) ends it at once with exit code 0 and
+#                   leaves the values; deleting the pod too; the reset
+#                   manifest's pod gives the kernel's values back
+. "$(dirname "$0")/../real/lib.sh"
+RA_MUST_RUN="the k8s tests"
+case=${1:?usage: k8s.sh CASE}
+ra_init
+for t in podman runc python3 curl; do
+        command -v "$t" >/dev/null || ra_skip "$t is not installed (scripts/install-deps.sh --test)"
+done
+python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
+image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
+podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L k8s)"
+# The host's mount table is PID 1's (the template's --mountinfo). Where this
+# test runs in a mount namespace of its own (a sandboxed CI runner), its loop
+# and FUSE mounts are in that one: the pod reads this shell's instead.
+mountinfo=()
+[ "$(readlink /proc/1/ns/mnt)" = "$(readlink /proc/self/ns/mnt)" ] || mountinfo=(--mountinfo "/proc/$$/mountinfo")
+
+manifests=$RA_SOURCE_DIR/deploy/kubernetes
+# This machine only (design.md): runc, as crun refuses hybrid cgroups, and
+# ulimits below root's hard limits. A cluster's runtime needs neither.
+cat >"$RA_TMP/containers.conf" <<'EOF'
+[containers]
+default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+EOF
+export CONTAINERS_CONF=$RA_TMP/containers.conf
+check_sec=2
+textdir=$RA_TMP/textfile
+mkdir -p "$textdir"
+PODS=()
+pod_down() {
+        local p
+        for p in "${PODS[@]}"; do
+                podman pod rm -f -t 0 "$p" >/dev/null 2>&1 || true
+        done
+        PODS=()
+}
+RA_CLEANUP_HOOKS+=(pod_down)
+
+# play [pod.py options]: the pod of readahead-agent.yaml (or --manifest).
+play() {
+        local manifest=$manifests/readahead-agent.yaml name=readahead-agent
+        if [ "${1:-}" = --manifest ]; then
+                manifest=$2 name=$3
+                shift 3
+        fi
+        python3 "$RA_SOURCE_DIR/tests/k8s/pod.py" "$manifest" --image "$image" --name "$name" "$@" \
+                >"$RA_TMP/$name.yaml" || ra_fail "pod.py failed"
+        PODS+=("$name")
+        podman kube play "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
+                { cat "$RA_TMP/play.log" >&2; ra_fail "podman kube play failed"; }
+}
+agent_pod() {
+        play --check-sec "$check_sec" --textfile "$textdir" "${mountinfo[@]}" "$@"
+        # The start line comes after the pass over every device.
+        local i
+        for i in $(seq 100); do
+                logs | grep -q 'watching:' && return 0
+                sleep 0.1
+        done
+        logs >&2
+        ra_fail "the agent did not start"
+}
+# podman kube play names the container POD-CONTAINER.
+logs() { podman logs readahead-agent-readahead-agent 2>&1; }
+
+# wait_value FILE KB SECONDS: until FILE holds KB; prints the ms it took.
+wait_value() {
+        local start=$EPOCHREALTIME now
+        while :; do
+                [ "$(cat "$1")" = "$2" ] && break
+                now=$EPOCHREALTIME
+                if (($(printf '%.0f' "$(echo "($now - $start) * 1000" | bc)") > $3 * 1000)); then
+                        logs >&2
+                        ra_fail "$1 is $(cat "$1"), not $2, after $3 s"
+                fi
+                sleep 0.05
+        done
+        printf '%.0f\n' "$(echo "($EPOCHREALTIME - $start) * 1000" | bc)"
+}
+queue() { echo "/sys/block/$1/queue/read_ahead_kb"; }
+
+case $case in
+start-hotplug)
+        ra_attach 20G before
+        kernel_kb=$(ra_ra_kb "$before")
+        agent_pod
+        ra_expect_ra "$before" 512
+        logs | grep -q "^readahead-agent: $before: read_ahead_kb $kernel_kb -> 512 " ||
+                { logs >&2; ra_fail "no log line for $before"; }
+        start=$EPOCHREALTIME
+        ra_attach 20G later
+        ms=$(wait_value "$(queue "$later")" 512 2)
+        ra_log "$later: 512 $(printf '%.0f' "$(echo "($EPOCHREALTIME - $start) * 1000" | bc)") ms after losetup (${ms} ms after udev settled)"
+        ;;
+configmap-rule)
+        ra_require_fuse
+        cat >"$RA_TMP/cluster.conf" <<EOF
+[Rule k8s-test-mount]
+MountPoint=$RA_TMP/mnt/ruled
+Size=1M
+EOF
+        agent_pod --config cluster.conf="$RA_TMP/cluster.conf"
+        ra_fuse_mount ruled plain
+        ruled=$(ra_bdi_of "$RA_TMP/mnt/ruled")
+        plain=$(ra_bdi_of "$RA_TMP/mnt/plain")
+        plain_kb=$(ra_bdi_ra_kb "$plain")
+        # FUSE_INIT may lower a value written before it: the check puts it back.
+        wait_value "/sys/class/bdi/$ruled/read_ahead_kb" 1024 $((check_sec + 2)) >/dev/null
+        ra_expect_eq "left-alone FUSE mount $plain" "$(ra_bdi_ra_kb "$plain")" "$plain_kb"
+        sleep $((check_sec + 1)) # a check, then the gauges
+        grep -q "^readahead_current_bytes{device=\"$plain\",kind=\"mount\",class=\"fuse\"} " "$textdir/readahead.prom" ||
+                { cat "$textdir/readahead.prom" >&2; ra_fail "the gauges do not list the FUSE mount $plain"; }
+        ! grep -q "^readahead_target_bytes{device=\"$plain\"" "$textdir/readahead.prom" ||
+                ra_fail "the left-alone FUSE mount $plain has a target gauge"
+        grep -q "^readahead_target_bytes{device=\"$ruled\",kind=\"mount\",class=\"fuse\"} 1048576$" \
+                "$textdir/readahead.prom" || { cat "$textdir/readahead.prom" >&2; ra_fail "no 1 MiB target for $ruled"; }
+        ;;
+drift)
+        ra_attach 20G dev
+        agent_pod
+        ra_expect_ra "$dev" 512
+        ra_set_ra "$dev" 4096
+        ms=$(wait_value "$(queue "$dev")" 512 $((check_sec + 1)))
+        ra_log "$dev: 4096 put back to 512 after $ms ms (check every $check_sec s)"
+        logs | grep -q "^readahead-agent: $dev: read_ahead_kb 4096 -> 512 .*; drifted: " ||
+                { logs >&2; ra_fail "no drift line for $dev"; }
+        ;;
+metrics)
+        exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
+        [ -n "$exporter" ] || ra_skip "prometheus-node-exporter is not installed"
+        ra_attach 20G dev
+        agent_pod
+        port=$((20000 + $$ % 20000))
+        "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
+                --collector.textfile.directory="$textdir" >"$RA_TMP/exporter.log" 2>&1 &
+        RA_BG_PIDS+=("$!")
+        scrape() { curl -fsS --max-time 5 "http://127.0.0.1:$port/metrics"; }
+        for _ in $(seq 50); do
+                scrape >/dev/null 2>&1 && break
+                sleep 0.1
+        done
+        labels="class=\"hdd\",device=\"$dev\",kind=\"block\""
+        metric() { scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }'; }
+        out=$(scrape) || ra_fail "scrape failed"
+        grep -q '^node_textfile_scrape_error 0$' <<<"$out" || ra_fail "the textfile collector reports an error"
+        ra_expect_eq "readahead_target_bytes{$labels}" "$(metric readahead_target_bytes)" $((512 * 1024))
+        ra_expect_eq "readahead_current_bytes{$labels}" "$(metric readahead_current_bytes)" $((512 * 1024))
+        ra_expect_eq "readahead_drift{$labels}" "$(metric readahead_drift)" 0
+        ;;
+stop-reset)
+        ra_attach 20G dev
+        kernel_kb=$(ra_ra_kb "$dev")
+        [ "$kernel_kb" != 512 ] || ra_fail "the kernel's value is 512 already: nothing to tell apart"
+        agent_pod
+        ra_expect_ra "$dev" 512
+        start=$EPOCHREALTIME
+        podman pod stop -t 5 readahead-agent >/dev/null || ra_fail "podman pod stop failed"
+        ms=$(printf '%.0f' "$(echo "($EPOCHREALTIME - $start) * 1000" | bc)")
+        ra_log "pod stopped in $ms ms"
+        ((ms < 2000)) || ra_fail "the pod took $ms ms to stop (SIGTERM must end it within a second)"
+        ra_expect_eq "exit code" "$(podman inspect readahead-agent-readahead-agent --format '{{.State.ExitCode}}')" 0
+        logs | grep -q "stopping; read_ahead_kb values stay as set" || { logs >&2; ra_fail "no stop line"; }
+        ra_expect_ra "$dev" 512
+        pod_down
+        ra_expect_ra "$dev" 512
+        # Removal, as deploy/kubernetes/README.md says: the reset pod.
+        play --manifest "$manifests/readahead-agent-reset.yaml" readahead-agent-reset
+        wait_value "$(queue "$dev")" "$kernel_kb" 10 >/dev/null
+        ;;
+*) ra_fail "unknown case $case" ;;
+esac
+ra_log "ok"
