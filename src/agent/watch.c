@@ -100,7 +100,7 @@ static void write_metrics(const struct agent_options *o) {
         const char *argv[] = { RA_CTL_PATH, "--format=prometheus", "status", o->root ? "--root" : NULL,
                                o->root, NULL };
         posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, tmp, O_WRONLY | O_CREAT | O_TRUNC,
                                          0644);
         extern char **environ;
         r = posix_spawn(&pid, RA_CTL_PATH, &actions, NULL, (char **) argv, environ);

@@ -28,12 +28,15 @@ done
 python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
 image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
 podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L k8s)"
-# The host's mount table is PID 1's (the template's --mountinfo). Where this
-# test runs in a mount namespace of its own (a sandboxed CI runner), its loop
-# and FUSE mounts are in that one: the pod reads this shell's instead.
+# The host's mount table is PID 1's, through the host's /proc (the
+# template's --mountinfo). Where this test runs in another mount namespace
+# than PID 1 (a sandboxed runner), its loop and FUSE mounts are in that one:
+# the pod reads this shell's instead. PID 1's may be unreadable: then the same.
 mountinfo=()
-[ "$(readlink /proc/1/ns/mnt)" = "$(readlink /proc/self/ns/mnt)" ] || mountinfo=(--mountinfo "/proc/$$/mountinfo")
-
+pid1_mnt=$(readlink /proc/1/ns/mnt 2>/dev/null || true)
+if [ -n "$pid1_mnt" ] && [ "$pid1_mnt" != "$(readlink /proc/self/ns/mnt)" ]; then
+        mountinfo=(--mountinfo "/host/proc/$$/mountinfo")
+fi
 manifests=$RA_SOURCE_DIR/deploy/kubernetes
 # This machine only (design.md): runc, as crun refuses hybrid cgroups, and
 # ulimits below root's hard limits. A cluster's runtime needs neither.
@@ -83,6 +86,12 @@ agent_pod() {
 }
 # podman kube play names the container POD-CONTAINER.
 logs() { podman logs readahead-agent-readahead-agent 2>&1; }
+# On a failure: the agent's log and what readahead-ctl sees in the pod.
+show_pod() {
+        logs
+        echo "--- readahead-ctl status in the pod:"
+        podman exec readahead-agent-readahead-agent /usr/bin/readahead-ctl status 2>&1 || true
+}
 
 # wait_value FILE KB SECONDS: until FILE holds KB; prints the ms it took.
 wait_value() {
@@ -91,7 +100,7 @@ wait_value() {
                 [ "$(cat "$1")" = "$2" ] && break
                 now=$EPOCHREALTIME
                 if (($(printf '%.0f' "$(echo "($now - $start) * 1000" | bc)") > $3 * 1000)); then
-                        logs >&2
+                        show_pod >&2
                         ra_fail "$1 is $(cat "$1"), not $2, after $3 s"
                 fi
                 sleep 0.05
@@ -120,7 +129,7 @@ configmap-rule)
 MountPoint=$RA_TMP/mnt/ruled
 Size=1M
 EOF
-        agent_pod --config cluster.conf="$RA_TMP/cluster.conf"
+        agent_pod --config readahead-agent-rules/50-cluster.conf="$RA_TMP/cluster.conf"
         ra_fuse_mount ruled plain
         ruled=$(ra_bdi_of "$RA_TMP/mnt/ruled")
         plain=$(ra_bdi_of "$RA_TMP/mnt/plain")
@@ -137,19 +146,19 @@ EOF
                 "$textdir/readahead.prom" || { cat "$textdir/readahead.prom" >&2; ra_fail "no 1 MiB target for $ruled"; }
         ;;
 drift)
-        ra_attach 20G dev
+        ra_attach 20G disk
         agent_pod
-        ra_expect_ra "$dev" 512
-        ra_set_ra "$dev" 4096
-        ms=$(wait_value "$(queue "$dev")" 512 $((check_sec + 1)))
-        ra_log "$dev: 4096 put back to 512 after $ms ms (check every $check_sec s)"
-        logs | grep -q "^readahead-agent: $dev: read_ahead_kb 4096 -> 512 .*; drifted: " ||
-                { logs >&2; ra_fail "no drift line for $dev"; }
+        ra_expect_ra "$disk" 512
+        ra_set_ra "$disk" 4096
+        ms=$(wait_value "$(queue "$disk")" 512 $((check_sec + 1)))
+        ra_log "$disk: 4096 put back to 512 after $ms ms (check every $check_sec s)"
+        logs | grep -q "^readahead-agent: $disk: read_ahead_kb 4096 -> 512 .*; drifted: " ||
+                { logs >&2; ra_fail "no drift line for $disk"; }
         ;;
 metrics)
         exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
         [ -n "$exporter" ] || ra_skip "prometheus-node-exporter is not installed"
-        ra_attach 20G dev
+        ra_attach 20G disk
         agent_pod
         port=$((20000 + $$ % 20000))
         "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
@@ -160,7 +169,7 @@ metrics)
                 scrape >/dev/null 2>&1 && break
                 sleep 0.1
         done
-        labels="class=\"hdd\",device=\"$dev\",kind=\"block\""
+        labels="class=\"hdd\",device=\"$disk\",kind=\"block\""
         metric() { scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }'; }
         out=$(scrape) || ra_fail "scrape failed"
         grep -q '^node_textfile_scrape_error 0$' <<<"$out" || ra_fail "the textfile collector reports an error"
@@ -169,11 +178,11 @@ metrics)
         ra_expect_eq "readahead_drift{$labels}" "$(metric readahead_drift)" 0
         ;;
 stop-reset)
-        ra_attach 20G dev
-        kernel_kb=$(ra_ra_kb "$dev")
+        ra_attach 20G disk
+        kernel_kb=$(ra_ra_kb "$disk")
         [ "$kernel_kb" != 512 ] || ra_fail "the kernel's value is 512 already: nothing to tell apart"
         agent_pod
-        ra_expect_ra "$dev" 512
+        ra_expect_ra "$disk" 512
         start=$EPOCHREALTIME
         podman pod stop -t 5 readahead-agent >/dev/null || ra_fail "podman pod stop failed"
         ms=$(printf '%.0f' "$(echo "($EPOCHREALTIME - $start) * 1000" | bc)")
@@ -181,12 +190,12 @@ stop-reset)
         ((ms < 2000)) || ra_fail "the pod took $ms ms to stop (SIGTERM must end it within a second)"
         ra_expect_eq "exit code" "$(podman inspect readahead-agent-readahead-agent --format '{{.State.ExitCode}}')" 0
         logs | grep -q "stopping; read_ahead_kb values stay as set" || { logs >&2; ra_fail "no stop line"; }
-        ra_expect_ra "$dev" 512
+        ra_expect_ra "$disk" 512
         pod_down
-        ra_expect_ra "$dev" 512
+        ra_expect_ra "$disk" 512
         # Removal, as deploy/kubernetes/README.md says: the reset pod.
         play --manifest "$manifests/readahead-agent-reset.yaml" readahead-agent-reset
-        wait_value "$(queue "$dev")" "$kernel_kb" 10 >/dev/null
+        wait_value "$(queue "$disk")" "$kernel_kb" 10 >/dev/null
         ;;
 *) ra_fail "unknown case $case" ;;
 esac

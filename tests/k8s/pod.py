@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """pod.py MANIFEST [--image REF] [--name NAME] [--check-sec N] [--textfile DIR]
-                   [--mountinfo PATH] [--config KEY=FILE]...
+                   [--mountinfo PATH] [--config CONFIGMAP/KEY=FILE]...
 
 Prints what `podman kube play` of Debian 12's podman 4.3 takes for
-deploy/kubernetes's DaemonSet: its ConfigMap, then a Pod whose spec is the
+deploy/kubernetes's DaemonSet: its ConfigMaps, then a Pod whose spec is the
 DaemonSet's pod template, unchanged but for what the test must point
 elsewhere: the image (the one just built), --check-sec (short, to wait for
 one period), the textfile hostPath (the test's directory), ConfigMap data
@@ -23,24 +23,23 @@ def main():
     p.add_argument("--check-sec", type=int)
     p.add_argument("--textfile")
     p.add_argument("--mountinfo")
-    p.add_argument("--config", action="append", default=[], metavar="KEY=FILE")
+    p.add_argument("--config", action="append", default=[], metavar="CONFIGMAP/KEY=FILE")
     p.add_argument("--name", default="readahead-agent")
     a = p.parse_args()
 
     with open(a.manifest) as f:
         docs = [d for d in yaml.safe_load_all(f) if d]
-    kinds = {d["kind"]: d for d in docs}
+    ds = [d for d in docs if d["kind"] == "DaemonSet"][0]
     out = []
-    if "ConfigMap" in kinds:
-        cm = kinds["ConfigMap"]
-        for kv in a.config:
-            key, path = kv.split("=", 1)
-            if key not in cm["data"]:
-                sys.exit(f"pod.py: the ConfigMap has no key {key}")
-            with open(path) as f:
-                cm["data"][key] = f.read()
-        out.append(cm)
-    ds = kinds["DaemonSet"]
+    configmaps = {d["metadata"]["name"]: d for d in docs if d["kind"] == "ConfigMap"}
+    for kv in a.config:
+        ref, path = kv.split("=", 1)
+        name, key = ref.split("/", 1)
+        if key not in configmaps.get(name, {}).get("data", {}):
+            sys.exit(f"pod.py: no ConfigMap {name} with a key {key}")
+        with open(path) as f:
+            configmaps[name]["data"][key] = f.read()
+    out.extend(configmaps.values())
     template = ds["spec"]["template"]
     spec = template["spec"]
     container = spec["containers"][0]
