@@ -41,7 +41,8 @@ static void help(void) {
                "               from a container with the host's PID namespace)\n"
                "  --metrics-file PATH  --watch: readahead-ctl's Prometheus gauges, written\n"
                "               there at start and every check (node_exporter's textfile)\n"
-               "  --idle       wait for SIGTERM, do nothing (the reset DaemonSet's container)\n"
+               "  --reset      readahead-ctl reset (the kernel's values back), then wait for\n"
+               "               SIGTERM (the removal DaemonSet's container)\n"
                "  --help, --version\n");
 }
 
@@ -51,7 +52,7 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 { "dry-run", no_argument, NULL, 'n' },
                 { "wait-bdi", required_argument, NULL, 'w' },
                 { "watch", no_argument, NULL, 'W' },
-                { "idle", no_argument, NULL, 'I' },
+                { "reset", no_argument, NULL, 'R' },
                 { "check-sec", required_argument, NULL, 'c' },
                 { "mountinfo", required_argument, NULL, 'm' },
                 { "metrics-file", required_argument, NULL, 'M' },
@@ -75,8 +76,8 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 case 'W':
                         o->watch = true;
                         break;
-                case 'I':
-                        o->idle = true;
+                case 'R':
+                        o->reset = true;
                         break;
                 case 'c':
                         if (watch_parse_check_sec(optarg, &o->check_sec) < 0) {
@@ -185,8 +186,8 @@ int main(int argc, char **argv) {
                 return wait_bdi(&o, o.wait_bdi);
         if (o.watch)
                 return run_watch(&o);
-        if (o.idle)
-                return run_idle();
+        if (o.reset)
+                return run_reset(&o);
         run(&o);
         return 0;
 }

@@ -21,7 +21,7 @@ struct agent_options {
         const char *wait_bdi;
         bool dry_run;
         /* --watch (watch.c): its options, and how it runs the handlers. */
-        bool watch, idle;
+        bool watch, reset;
         unsigned check_sec;
         const char *metrics_file;
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
@@ -58,6 +58,6 @@ int spawn_waiter(const struct agent_options *o, const char *bdi);
 /* --watch: runs until SIGTERM or SIGINT; the exit code. */
 int run_watch(struct agent_options *o);
 
-/* --idle: waits for SIGTERM or SIGINT, nothing else (the reset DaemonSet's
- * container, after readahead-ctl reset ran as its init container). */
-int run_idle(void);
+/* --reset: readahead-ctl reset, then waits for SIGTERM or SIGINT (the
+ * removal DaemonSet: a pod that exits would be started again). */
+int run_reset(const struct agent_options *o);

@@ -84,32 +84,53 @@ static int pass_all(const struct agent_options *o, struct udev *udev, bool disks
         return 0;
 }
 
-/*
- * node_exporter's textfile collector reads what readahead-ctl status
- * --format=prometheus prints: written aside, then renamed, so that a scrape
- * never sees half a file. readahead-ctl inherits READAHEAD_MOUNTINFO.
- */
-static void write_metrics(const struct agent_options *o) {
-        char *tmp = NULL;
+/* Runs readahead-ctl ARGS... (--root passed on, READAHEAD_MOUNTINFO
+ * inherited) with stdout on out_path (NULL: ours); its exit code, or -1. */
+static int run_ctl(const struct agent_options *o, const char *verb, const char *format, const char *out_path) {
         posix_spawn_file_actions_t actions;
+        const char *argv[8];
+        size_t n = 0;
         pid_t pid;
         int status, r;
 
-        if (!o->metrics_file || asprintf(&tmp, "%s.tmp", o->metrics_file) < 0)
-                return;
-        const char *argv[] = { RA_CTL_PATH, "--format=prometheus", "status", o->root ? "--root" : NULL,
-                               o->root, NULL };
+        argv[n++] = RA_CTL_PATH;
+        if (format)
+                argv[n++] = format;
+        argv[n++] = verb;
+        if (o->root) {
+                argv[n++] = "--root";
+                argv[n++] = o->root;
+        }
+        argv[n] = NULL;
         posix_spawn_file_actions_init(&actions);
-        posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, tmp, O_WRONLY | O_CREAT | O_TRUNC,
-                                         0644);
+        if (out_path)
+                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC,
+                                                 0644);
         extern char **environ;
         r = posix_spawn(&pid, RA_CTL_PATH, &actions, NULL, (char **) argv, environ);
         posix_spawn_file_actions_destroy(&actions);
-        if (r != 0)
-                agent_log(LOG_WARNING, NULL, 0, "cannot run %s for the metrics: %s, ignoring", RA_CTL_PATH,
-                          strerror(r));
-        else if (waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                agent_log(LOG_WARNING, NULL, 0, "%s status failed, %s not updated", RA_CTL_PATH, o->metrics_file);
+        if (r != 0) {
+                agent_log(LOG_WARNING, NULL, 0, "cannot run %s: %s", RA_CTL_PATH, strerror(r));
+                return -1;
+        }
+        while (waitpid(pid, &status, 0) < 0)
+                if (errno != EINTR)
+                        return -1;
+        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+/*
+ * node_exporter's textfile collector reads what readahead-ctl status
+ * --format=prometheus prints: written aside, then renamed, so that a scrape
+ * never sees half a file.
+ */
+static void write_metrics(const struct agent_options *o) {
+        char *tmp = NULL;
+
+        if (!o->metrics_file || asprintf(&tmp, "%s.tmp", o->metrics_file) < 0)
+                return;
+        if (run_ctl(o, "status", "--format=prometheus", tmp) != 0)
+                agent_log(LOG_WARNING, NULL, 0, "readahead-ctl status failed, %s not updated", o->metrics_file);
         else if (rename(tmp, o->metrics_file) < 0)
                 agent_log(LOG_WARNING, NULL, 0, "cannot write %s: %m, ignoring", o->metrics_file);
         free(tmp);
@@ -154,15 +175,19 @@ static int signal_fd_new(void) {
         return fd < 0 ? -errno : fd;
 }
 
-int run_idle(void) {
+int run_reset(const struct agent_options *o) {
         int sfd = signal_fd_new();
         if (sfd < 0)
                 return 1;
+        /* readahead-ctl says what it put back, on stderr as ours. */
+        int r = run_ctl(o, "reset", NULL, NULL);
+        agent_log(r == 0 ? LOG_INFO : LOG_ERR, NULL, 0, "readahead-ctl reset %s; waiting for SIGTERM",
+                  r == 0 ? "done" : "failed");
         struct pollfd p = { .fd = sfd, .events = POLLIN };
         while (poll(&p, 1, -1) < 0 && errno == EINTR)
                 ;
         close(sfd);
-        return 0;
+        return r == 0 ? 0 : 1;
 }
 
 int run_watch(struct agent_options *o) {

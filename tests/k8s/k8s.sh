@@ -196,6 +196,13 @@ stop-reset)
         # Removal, as deploy/kubernetes/README.md says: the reset pod.
         play --manifest "$manifests/readahead-agent-reset.yaml" readahead-agent-reset
         wait_value "$(queue "$disk")" "$kernel_kb" 10 >/dev/null
+        for _ in $(seq 50); do
+                podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done; waiting for SIGTERM" && break
+                sleep 0.1
+        done
+        podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done" ||
+                { podman logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
+        ra_expect_eq "reset pod state" "$(podman inspect readahead-agent-reset-reset --format '{{.State.Status}}')" running
         ;;
 *) ra_fail "unknown case $case" ;;
 esac
