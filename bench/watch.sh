@@ -33,6 +33,7 @@ while getopts "B:n:r:i:h" opt; do
 done
 AGENT=$BUILD_DIR/readahead-agent
 [ -x "$AGENT" ] || ra_fail "no agent at $AGENT (cmake --build $BUILD_DIR)"
+[ -d "$BUILD_DIR/testroot" ] || ra_fail "no $BUILD_DIR/testroot (cmake --build $BUILD_DIR)"
 [ "$(id -u)" -eq 0 ] || ra_fail "needs root (loop devices, udevd)"
 
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-bench-watch.XXXXXX")
@@ -47,6 +48,10 @@ cleanup() {
         ra_udevd_stop
 }
 ra_traps cleanup
+# The vendor profiles as the build lays them out (the build tree's agent
+# looks for them below its prefix otherwise).
+mkdir -p "$W/root"
+cp -a "$BUILD_DIR/testroot/." "$W/root/"
 ra_lock 900 || ra_fail "another test or bench run holds $RA_LOCK"
 ra_require_loop
 ra_udevd_start || ra_fail "$RA_UDEVD_ERROR"
@@ -55,7 +60,7 @@ ra_udevd_start || ra_fail "$RA_UDEVD_ERROR"
         ra_fail "/run/udev/rules.d/99-readahead-agent.rules exists: a test is running"
 
 start_watch() {
-        "$AGENT" --watch "$@" 2>"$W/watch.log" &
+        "$AGENT" --watch --root "$W/root" "$@" 2>"$W/watch.log" &
         WATCH_PID=$!
         ra_wait_output "$W/watch.log" "readahead-agent: version .* watching:" "$WATCH_PID" 600 ||
                 { cat "$W/watch.log" >&2; ra_fail "the watcher did not start"; }
@@ -94,8 +99,9 @@ for ((r = 1; r <= R; r++)); do
         udevadm settle --timeout=300
         t_settle=$(date +%s%N)
         for ((i = N - 1; i >= 0; i--)); do
-                until [ "$(cat "/sys/block/${names[i]}/queue/read_ahead_kb")" = "$want" ]; do
-                        (($(date +%s%N) - t0 < 60000000000)) || ra_fail "${names[i]} not set after 60 s"
+                # read, not cat: a fork per device would be timed too.
+                while read -r v <"/sys/block/${names[i]}/queue/read_ahead_kb" && [ "$v" != "$want" ]; do
+                        (($(date +%s%N) - t0 < 60000000000)) || { tail -n 5 "$W/watch.log" >&2; ra_fail "${names[i]} not set after 60 s"; }
                         sleep 0.01
                 done
         done
