@@ -14,7 +14,7 @@
 # No udev rule of the product is installed while it runs: only the watcher
 # sets values. Prints a markdown table on stdout.
 #
-#   sudo bench/watch.sh [-B BUILD_DIR] [-n N] [-r R] [-i IDLE_SECONDS]
+#   sudo bench/watch.sh [-B BUILD_DIR] [-n N] [-r R] [-i IDLE_SECONDS]   (-n 0: idle only)
 set -euo pipefail
 
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
@@ -80,6 +80,11 @@ hwm=$(status_kb "$WATCH_PID" VmHWM)
 ra_log "idle ${IDLE} s: $((t1 - t0)) ticks = ${idle_pct}% of one CPU, VmRSS $rss KiB, VmHWM $hwm KiB"
 
 # ---------------------------------------------------------- change storm --
+if [ "$N" -eq 0 ]; then
+        echo "| idle CPU over ${IDLE} s (check every 60 s), $(ls /sys/block | wc -l) block devices | ${idle_pct}% of one CPU |"
+        echo "| idle RSS (VmRSS / peak VmHWM) | $rss KiB / $hwm KiB |"
+        exit 0
+fi
 for ((i = 0; i < N; i++)); do
         truncate -s 20G "$W/$i.img"
         l=$(losetup -f --show "$W/$i.img") || ra_fail "losetup failed after $i devices"
