@@ -12,7 +12,8 @@
 #     `udevadm trigger --action=change` on all of them; timed until every
 #     one holds the profile's value again, R times (median).
 # No udev rule of the product is installed while it runs: only the watcher
-# sets values. Prints a markdown table on stdout.
+# sets values. The loop devices it created are removed at exit. Prints a
+# markdown table on stdout.
 #
 #   sudo bench/watch.sh [-B BUILD_DIR] [-n N] [-r R] [-i IDLE_SECONDS]   (-n 0: idle only)
 set -euo pipefail
@@ -39,11 +40,16 @@ AGENT=$BUILD_DIR/readahead-agent
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-bench-watch.XXXXXX")
 LOOPS=()
 WATCH_PID=""
+CREATED=() # loop indices that did not exist before: removed again (bench/loopctl.c)
 cleanup() {
         set +e
         [ -z "$WATCH_PID" ] || { kill -TERM "$WATCH_PID"; wait "$WATCH_PID"; }
         for l in "${LOOPS[@]}"; do losetup -d "$l"; done
         [ "${#LOOPS[@]}" -eq 0 ] || udevadm settle --timeout=120
+        if [ "${#CREATED[@]}" -gt 0 ]; then
+                "$W/loopctl" remove "${CREATED[@]}" || { sleep 1; udevadm settle --timeout=120; "$W/loopctl" remove "${CREATED[@]}"; }
+                udevadm settle --timeout=120
+        fi
         rm -rf "$W"
         ra_udevd_stop
 }
@@ -85,10 +91,14 @@ if [ "$N" -eq 0 ]; then
         echo "| idle RSS (VmRSS / peak VmHWM) | $rss KiB / $hwm KiB |"
         exit 0
 fi
+cc -O2 -o "$W/loopctl" "$SRC_DIR/bench/loopctl.c" || ra_fail "cannot build bench/loopctl.c"
+declare -A existed
+for d in /sys/block/loop*; do [ -e "$d" ] && existed[${d##*/loop}]=1; done
 for ((i = 0; i < N; i++)); do
         truncate -s 20G "$W/$i.img"
         l=$(losetup -f --show "$W/$i.img") || ra_fail "losetup failed after $i devices"
         LOOPS+=("$l")
+        [ -n "${existed[${l#/dev/loop}]:-}" ] || CREATED+=("${l#/dev/loop}")
 done
 udevadm settle --timeout=600
 names=("${LOOPS[@]#/dev/}")
