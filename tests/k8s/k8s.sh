@@ -156,19 +156,10 @@ drift)
                 { logs >&2; ra_fail "no drift line for $disk"; }
         ;;
 metrics)
-        exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
-        [ -n "$exporter" ] || ra_skip "prometheus-node-exporter is not installed"
         ra_attach 20G disk
         agent_pod
-        port=$((20000 + $$ % 20000))
-        "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
-                --collector.textfile.directory="$textdir" >"$RA_TMP/exporter.log" 2>&1 &
-        RA_BG_PIDS+=("$!")
-        scrape() { curl -fsS --max-time 5 "http://127.0.0.1:$port/metrics"; }
-        for _ in $(seq 50); do
-                scrape >/dev/null 2>&1 && break
-                sleep 0.1
-        done
+        ra_node_exporter "$textdir"
+        scrape() { ra_scrape; }
         labels="class=\"hdd\",device=\"$disk\",kind=\"block\""
         metric() { scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }'; }
         out=$(scrape) || ra_fail "scrape failed"
