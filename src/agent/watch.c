@@ -110,7 +110,7 @@ static int run_ctl(const struct agent_options *o, const char *verb, const char *
         r = posix_spawn(&pid, RA_CTL_PATH, &actions, NULL, (char **) argv, environ);
         posix_spawn_file_actions_destroy(&actions);
         if (r != 0) {
-                agent_log(LOG_WARNING, NULL, 0, "cannot run %s: %s", RA_CTL_PATH, strerror(r));
+                agent_log(LOG_WARNING, NULL, 0, "cannot run %s: %s, ignoring", RA_CTL_PATH, strerror(r));
                 return -1;
         }
         while (waitpid(pid, &status, 0) < 0)
@@ -129,8 +129,12 @@ static void write_metrics(const struct agent_options *o) {
 
         if (!o->metrics_file || asprintf(&tmp, "%s.tmp", o->metrics_file) < 0)
                 return;
-        if (run_ctl(o, "status", "--format=prometheus", tmp) != 0)
-                agent_log(LOG_WARNING, NULL, 0, "readahead-ctl status failed, %s not updated", o->metrics_file);
+        int r = run_ctl(o, "status", "--format=prometheus", tmp);
+        if (r > 0) /* (< 0: run_ctl() logged why it could not run it) */
+                agent_log(LOG_WARNING, NULL, 0, "readahead-ctl status exited %d, %s not updated", r,
+                          o->metrics_file);
+        if (r != 0)
+                (void) unlink(tmp);
         else if (rename(tmp, o->metrics_file) < 0)
                 agent_log(LOG_WARNING, NULL, 0, "cannot write %s: %m, ignoring", o->metrics_file);
         free(tmp);
