@@ -363,7 +363,7 @@ MD=$W/report.md
         echo "### readahead-agent udev cost"
         echo
         # Relative to the source tree when inside it: the report names no
-        # machine's checkout (README.md quotes it).
+        # machine's checkout (bench/README.md quotes it).
         echo "$(uname -r), $(nproc) CPUs, udev $(udevadm --version), N=$N loop devices, agent: \`${AGENT#"$SRC_DIR"/}\` ($AGENT_MODE)."
         echo
 } >"$MD"

@@ -65,6 +65,11 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
         while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
                 switch (c) {
                 case 'r':
+                        if (ra_root_check(optarg) < 0) {
+                                fprintf(stderr, "readahead-agent: --root: longer than %d bytes, refused\n",
+                                        RA_ROOT_MAX);
+                                return -EINVAL;
+                        }
                         o->root = optarg;
                         break;
                 case 'n':

@@ -33,7 +33,8 @@ static bool config_problems_are_news(const struct agent_options *o, const struct
         bool news = true;
         int fd = -1;
 
-        if (o->dry_run)
+        /* No stamp for a refused root: it would land in the host's /run. */
+        if (o->dry_run || c->root_refused)
                 return c->n_diags > 0;
         if (asprintf(&dir, "%s/run/readahead-agent", c->root) < 0)
                 return c->n_diags > 0;

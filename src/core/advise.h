@@ -4,6 +4,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "cgroup-attrib.h"
+
 /*
  * readahead-ctl advise: what readahead did on a live system, and whether to
  * raise, lower or keep read_ahead_kb. Pure: counters in, advice out. The
@@ -46,6 +48,18 @@
  * is the noise of a busy host, 3% measured while the lab ran). */
 #define RA_ADVISE_RAISE_REFAULT_MAX 0.10
 #define RA_ADVISE_RAISE_FAULT_MAX 0.1
+/* PSI memory is the host's: with events attributed per cgroup, a device
+ * whose own readers refault less than the noise (3%) is not held back by
+ * another cgroup's memory stalls. */
+#define RA_ADVISE_OWN_REFAULT_NOISE 0.03
+/* ...and, with reclaim attributed per cgroup, no raise while reclaim takes
+ * half of what the device's readers read: their memory is full, a larger
+ * window would be thrown away (32 streams in 48 MiB: 640K raised to 1280K
+ * refaulted 14%). */
+/* No raise back to where the last advice lowered from: a value lowered
+ * for thrashing looks sequential and unlimited by memory once the
+ * thrashing stops (32 streams in 48 MiB went 2560K -> 640K -> 1280K ->
+ * 320K -> 1280K without this). */
 /* One step: at most a factor of 4 either way. */
 #define RA_ADVISE_STEP 4
 
@@ -63,23 +77,43 @@ struct ra_host_counters {
         uint64_t mem_some_us, io_some_us;
 };
 
+/* The change of cumulative counters over `seconds` in *ret; false (and all
+ * zero) when one went backwards or jumped further than any device or host
+ * moves in that time (a reset, a wrap, a bogus value such as 2^64-1): such
+ * an interval counts as nothing. */
+bool ra_disk_delta(const struct ra_disk_counters *now, const struct ra_disk_counters *before, double seconds,
+                   struct ra_disk_counters *ret);
+bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_counters *before, double seconds,
+                   struct ra_host_counters *ret);
+
 /* One device over the window; host events attributed to it. */
 struct ra_observed {
         double seconds;               /* the window */
         double read_seconds;          /* intervals in which the device read */
         struct ra_disk_counters disk; /* deltas over the window */
-        /* Host events of intervals in which the device read, times its
-         * share of that interval's sectors read by all disks. */
+        /* Events: what cgroups that read the device explain (their own
+         * events, split by their reads per device), plus the host's events
+         * no cgroup explains of intervals in which the device read, times
+         * its share of that interval's sectors read by all disks. */
         double majfaults, refault_bytes, reclaim_bytes, direct_bytes;
+        /* ...of which from cgroups: the rest is the host-wide share. */
+        double cgroup_majfaults, cgroup_refault_bytes, cgroup_reclaim_bytes;
         /* Stall time of intervals in which the device read, not shared. */
         double mem_some_seconds, io_some_seconds;
         bool psi; /* /proc/pressure/ was readable */
+        bool by_cgroup; /* events were attributed per cgroup (ra_observe_interval_cg with cgroups) */
 };
 
 /* Adds one interval: the device's deltas, all disks' read sectors, the
  * host's deltas (NULL psi fields when psi is false). */
 void ra_observe_interval(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
                          const struct ra_host_counters *host, bool psi, double seconds, unsigned page_kb);
+/* The same with attribution per cgroup: from_cgroups, this device's events
+ * from ra_attribute_cgroup(); explained, all cgroups' (only the host's
+ * events beyond them are split by share). NULL for none. */
+void ra_observe_interval_cg(struct ra_observed *o, const struct ra_disk_counters *dev, uint64_t all_read_sectors,
+                            const struct ra_host_counters *host, const struct ra_events *from_cgroups,
+                            const struct ra_events *explained, bool psi, double seconds, unsigned page_kb);
 
 struct ra_advise_limits {
         uint64_t read_ahead_kb;
@@ -88,6 +122,8 @@ struct ra_advise_limits {
         uint64_t memory_cap_kb;          /* the host's; 0: none */
         unsigned page_kb;
         bool network; /* a network mount: no device counters */
+        bool rotational; /* one head: no gain from requests in flight beyond max_sectors_kb */
+        bool lowered_here; /* the last advice (the record) lowered read_ahead_kb to this value */
 };
 
 enum ra_advice_kind {

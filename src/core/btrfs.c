@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "btrfs.h"
+#include "kernel-ra.h"
 #include "fileio.h"
 #include "gather.h"
 #include "mountinfo.h"
@@ -18,7 +19,6 @@
 
 /* btrfs's own bdi: ra_pages = max(4 MiB, VM_READAHEAD_PAGES x num_devices). */
 #define BTRFS_MIN_RA_KB 4096
-#define VM_READAHEAD_KB 128
 
 bool ra_bdi_is_btrfs(const char *bdi_name) {
         const char *p = bdi_name + strlen("btrfs-");
@@ -44,7 +44,7 @@ unsigned ra_btrfs_data_disks(const char *profile, unsigned n) {
 }
 
 uint64_t ra_btrfs_kernel_ra_kb(unsigned n_devices) {
-        uint64_t kb = (uint64_t) VM_READAHEAD_KB * n_devices;
+        uint64_t kb = (uint64_t) RA_KERNEL_DEFAULT_KB * n_devices;
         return kb > BTRFS_MIN_RA_KB ? kb : BTRFS_MIN_RA_KB;
 }
 

@@ -371,7 +371,13 @@ static int key_seconds(struct parse_ctx *ctx, const struct key *k, const char *v
 #define RULE(member)        FIELD(struct ra_rule, member)
 #define WHOLE_RULE          .offset = 0, .size = sizeof(struct ra_rule)
 
-/* Every key there is: adding one is one line here (and its field in config.h). */
+/*
+ * Every key there is: the parser, check and readahead-ctl --list-keys read
+ * it, and tests/tables holds the man page, the README, the fuzz dictionary
+ * and corpus to it. A new key is a row here and its field in config.h; a
+ * rule key also its test in decide.c's rule_matches(), on a fact that
+ * facts.h and gather.c may have to add.
+ */
 static const struct key keys[] = {
         { SECTION_AGENT,   "Profile",        key_profile_name,  AGENT(profile) },
         { SECTION_AGENT,   "MountWaitSec",   key_seconds,       AGENT(mount_wait_sec),
@@ -402,6 +408,19 @@ static const struct key keys[] = {
         { SECTION_RULE,    "Minimum",        key_size,          RULE(min_kb), .limit = true },
         { SECTION_RULE,    "Maximum",        key_size,          RULE(max_kb), .limit = true },
 };
+
+const char *ra_config_key(size_t i, const char **ret_section) {
+        static const char *const section_names[] = {
+                [SECTION_AGENT] = "Agent",
+                [SECTION_PROFILE] = "Profile",
+                [SECTION_RULE] = "Rule",
+        };
+
+        if (i >= sizeof(keys) / sizeof(keys[0]))
+                return NULL;
+        *ret_section = section_names[keys[i].section];
+        return keys[i].name;
+}
 
 static const struct key *key_find(enum section section, const char *name) {
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)

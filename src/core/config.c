@@ -145,6 +145,10 @@ static int load_profile(struct ra_config *c) {
         return 0;
 }
 
+int ra_root_check(const char *root) {
+        return root && strlen(root) > RA_ROOT_MAX ? -ENAMETOOLONG : 0;
+}
+
 int ra_config_load(const char *root, struct ra_config **ret) {
         struct ra_config *c = calloc(1, sizeof(*c));
         int r;
@@ -158,11 +162,11 @@ int ra_config_load(const char *root, struct ra_config **ret) {
                 .mount_wait_sec = RA_MOUNT_WAIT_SEC_DEFAULT,
         };
         ra_str_join(c->profile.name, sizeof(c->profile.name), c->agent.profile, NULL);
-        if (root && strlen(root) >= sizeof(c->root) / 2) {
+        if (ra_root_check(root) < 0) {
                 /* Configuration paths below it could not be read whole. */
+                c->root_refused = true;
                 ra_config_diag(c, RA_DIAG_ERROR, root, 0,
-                               "configuration root longer than %zu bytes: devices are left alone",
-                               sizeof(c->root) / 2 - 1);
+                               "configuration root longer than %d bytes: devices are left alone", RA_ROOT_MAX);
                 *ret = c;
                 return 0;
         }

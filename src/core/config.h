@@ -130,8 +130,16 @@ enum ra_profile_state {
         RA_PROFILE_BROKEN, /* every file of its name has errors */
 };
 
+/* The longest configuration root: every path below it must fit RA_PATH_MAX. */
+#define RA_ROOT_MAX (RA_PATH_MAX / 2 - 1)
+
+/* -ENAMETOOLONG for a root longer than RA_ROOT_MAX: refused, so that nothing
+ * built from it (a drop-in, the advice record, a stamp) lands on the host. */
+int ra_root_check(const char *root);
+
 struct ra_config {
         char root[RA_PATH_MAX];
+        bool root_refused; /* the root given was too long: root is "", write nothing below it */
         struct ra_agent_settings agent;
         struct ra_profile profile;
         enum ra_profile_state profile_state;
@@ -171,6 +179,14 @@ uint64_t ra_config_fingerprint(const struct ra_config *c);
 
 /* Directories searched, in order of precedence, without root. */
 extern const char *const ra_config_dirs[];
+
+/*
+ * The i-th key of the parser's table: its name and its section ("Agent",
+ * "Profile" or "Rule"); NULL past the last. For readahead-ctl --list-keys,
+ * which the tests compare with the man page, the README and the fuzzer's
+ * dictionary.
+ */
+const char *ra_config_key(size_t i, const char **ret_section);
 
 /* Parses one profile file into p (used by load, the fuzzer and the tests). */
 int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,

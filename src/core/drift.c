@@ -3,10 +3,10 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "btrfs.h"
 #include "decide.h"
 #include "drift.h"
 #include "enum-name.h"
+#include "kernel-ra.h"
 
 static const char *const cause_names[_RA_DRIFT_MAX] = {
         [RA_DRIFT_NONE] = "none",
@@ -21,10 +21,6 @@ static const char *const cause_names[_RA_DRIFT_MAX] = {
 
 const char *ra_drift_cause_to_string(enum ra_drift_cause c) {
         return RA_ENUM_NAME(cause_names, c);
-}
-
-static bool kernel_at_least(const struct ra_facts *f, unsigned major, unsigned minor) {
-        return f->kernel_major > major || (f->kernel_major == major && f->kernel_minor >= minor);
 }
 
 static void set(struct ra_drift *d, enum ra_drift_cause cause, uint64_t kb, const char *why) {
@@ -46,27 +42,25 @@ void ra_drift_explain(const struct ra_facts *f, uint64_t target_kb, uint64_t nfs
         }
         const uint64_t cur = f->current_kb;
 
-        if (f->kind == RA_KIND_BLOCK) {
-                const uint64_t io_opt_kb = ra_round_to_pages_kb(2 * f->io_opt_bytes / 1024, page_kb);
-                const uint64_t max_sectors_kb = ra_round_to_pages_kb(2 * f->max_sectors_kb, page_kb);
+        struct ra_kernel_value k;
+        ra_kernel_value(f, &k);
 
-                if (f->io_opt_bytes > 0 && cur == io_opt_kb) {
+        if (f->kind == RA_KIND_BLOCK) {
+                if (cur == k.kb && k.basis == RA_KERNEL_BASIS_IO_OPT) {
                         snprintf(why, sizeof(why),
                                  "2 x io_opt (%" PRIu64 " bytes): the kernel's value after a queue-limits update "
                                  "(attach, resume, rescan, a queue attribute written)",
                                  f->io_opt_bytes);
-                        set(&d, RA_DRIFT_IO_OPT, io_opt_kb, why);
-                } else if (f->io_opt_bytes == 0 && f->rotational && f->max_sectors_kb > 0 &&
-                           kernel_at_least(f, 6, 17) && cur == max_sectors_kb) {
+                        set(&d, RA_DRIFT_IO_OPT, k.kb, why);
+                } else if (cur == k.kb && k.basis == RA_KERNEL_BASIS_MAX_SECTORS) {
                         snprintf(why, sizeof(why),
                                  "2 x max_sectors_kb (%" PRIu64 "): since Linux 6.17 a rotational disk without "
                                  "io_opt gets this on every queue-limits update (attach, resume, rescan, "
                                  "a queue attribute written)",
                                  f->max_sectors_kb);
-                        set(&d, RA_DRIFT_MAX_SECTORS, max_sectors_kb, why);
+                        set(&d, RA_DRIFT_MAX_SECTORS, k.kb, why);
                 }
-        } else if (f->btrfs_fsid[0] &&
-                   cur == ra_round_to_pages_kb(ra_btrfs_kernel_ra_kb(f->n_devices), page_kb)) {
+        } else if (cur == k.kb && k.basis == RA_KERNEL_BASIS_BTRFS) {
                 snprintf(why, sizeof(why),
                          "btrfs's own value, set at mount: max(4 MiB, 128 KiB x %u devices); the agent "
                          "did not run for this mount, or it was reset",

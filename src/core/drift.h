@@ -4,6 +4,7 @@
 #include <stdint.h>
 
 #include "facts.h"
+#include "kernel-ra.h" /* RA_KERNEL_DEFAULT_KB */
 
 /*
  * Where a value other than ours comes from. Pure: the facts (queue limits,
@@ -36,6 +37,3 @@ void ra_drift_explain(const struct ra_facts *f, uint64_t target_kb, uint64_t nfs
                       struct ra_drift *ret);
 
 const char *ra_drift_cause_to_string(enum ra_drift_cause c);
-
-/* The kernel's default readahead (VM_READAHEAD_PAGES), in KiB. */
-#define RA_KERNEL_DEFAULT_KB 128

@@ -54,11 +54,9 @@ void ra_facts_init(struct ra_facts *f) {
 void ra_facts_done(struct ra_facts *f) {
         if (!f)
                 return;
-        char **strings[] = { &f->slaves, &f->mount_point, &f->fstype,      &f->source,
-                             &f->server, &f->nfs_version, &f->attr_path };
-        for (size_t i = 0; i < sizeof(strings) / sizeof(strings[0]); i++) {
-                free(*strings[i]);
-                *strings[i] = NULL;
+        for (size_t i = 0; i < sizeof(f->strings) / sizeof(f->strings[0]); i++) {
+                free(f->strings[i]);
+                f->strings[i] = NULL;
         }
         for (size_t i = 0; i < f->n_props; i++)
                 free((char *) f->props[i].key); /* the value shares this allocation */

@@ -99,6 +99,21 @@ struct ra_prop {
         const char *value;
 };
 
+/* The strings struct ra_facts owns (see there), once as a type of their own
+ * so that strings[] has their number. */
+#define RA_FACTS_OWNED_STRINGS                                                \
+        char *slaves;      /* md members or dm lower devices */               \
+        char *mount_point; /* the first, when several share the superblock */ \
+        char *fstype;                                                         \
+        char *source;                                                         \
+        char *server;                                                         \
+        char *nfs_version;                                                    \
+        char *attr_path; /* the read_ahead_kb attribute (a disk's: its bdi's); NULL: none settable */
+
+struct ra_facts_owned_strings {
+        RA_FACTS_OWNED_STRINGS
+};
+
 struct ra_facts {
         enum ra_kind kind;
         char name[RA_NAME_MAX]; /* kernel name (sda) or bdi name (0:53) */
@@ -141,14 +156,15 @@ struct ra_facts {
          * Strings a device, a mount or a user supplies: allocated to their
          * length (never cut), owned by the facts, NULL when unknown. Read
          * them through ra_str(); set them with ra_facts_set().
+         * A new one is a line of RA_FACTS_OWNED_STRINGS above:
+         * ra_facts_done() frees all of strings[].
          */
-        char *slaves;      /* md members or dm lower devices */
-        char *mount_point; /* the first, when several share the superblock */
-        char *fstype;
-        char *source;
-        char *server;
-        char *nfs_version;
-        char *attr_path; /* the read_ahead_kb attribute (a disk's: its bdi's); NULL: none can be set */
+        union {
+                struct {
+                        RA_FACTS_OWNED_STRINGS
+                };
+                char *strings[sizeof(struct ra_facts_owned_strings) / sizeof(char *)];
+        };
 
         /* mounts (kind == RA_KIND_MOUNT) */
         unsigned n_mount_points;

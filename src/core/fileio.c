@@ -56,12 +56,19 @@ int ra_read_u64_file(const char *path, uint64_t *ret) {
 
 int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len) {
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+
+        if (fd < 0)
+                return -errno;
+        int r = ra_read_whole_fd(fd, max_bytes, ret, ret_len);
+        close(fd);
+        return r;
+}
+
+int ra_read_whole_fd(int fd, size_t max_bytes, char **ret, size_t *ret_len) {
         size_t size = 0, len = 0;
         char *buf = NULL;
         int r = 0;
 
-        if (fd < 0)
-                return -errno;
         for (;;) {
                 if (len + 1 >= size) {
                         /* One byte more than the limit tells "too large" from "just fits". */
@@ -95,7 +102,6 @@ int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *r
                         break;
                 }
         }
-        close(fd);
         if (r < 0) {
                 free(buf);
                 return r;

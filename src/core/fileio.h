@@ -22,3 +22,5 @@ int ra_read_u64_file(const char *path, uint64_t *ret);
 
 /* A file whole, NUL-terminated; -EFBIG when longer than max_bytes. */
 int ra_read_whole_file(const char *path, size_t max_bytes, char **ret, size_t *ret_len);
+/* The same from an open file (not closed). */
+int ra_read_whole_fd(int fd, size_t max_bytes, char **ret, size_t *ret_len);

@@ -7,8 +7,9 @@
 
 /*
  * Gathering facts: reads sysfs, udev properties and /proc, read-only, with
- * the file readers of fileio.h. With btrfs.c and mountinfo.c's reader, the
- * only I/O in the core.
+ * the file readers of fileio.h. The core's other I/O: btrfs.c (its sysfs),
+ * mountinfo.c's and snapshot.c's reads of /proc/self/mountinfo, and
+ * conf-files.c (the profiles); the decisions read none.
  */
 
 /* Fills f for a whole-disk block device; classifies it. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Our own mountinfo parser, not libmount (bench/mountinfo-parse.sh,
- * README "Parsing mountinfo"). One lookup by major:minor, read + find +
+ * bench/README.md "Parsing mountinfo"). One lookup by major:minor, read + find +
  * rsize, callgrind instructions, ours against libmount 2.38.1:
  *   this machine's 21 lines               14 K    203 K
  *   5000 FUSE mounts (706 KiB)            2.7 M   56.5 M

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "advice-record.h"
+#include "advise-cgroup.h"
 #include "advise.h"
 #include "ctl.h"
 #include "decide.h"
@@ -73,14 +74,17 @@ int verb_advise_parse(struct ctl *ctl, int argc, char **argv) {
 
 struct watched {
         struct ctl_device dev;
+        bool held; /* lowered here by an earlier advice: kept in the record */
         struct ra_disk_counters last;
         bool seen; /* in /proc/diskstats */
         struct ra_observed obs;
         struct ra_advice advice;
         struct stable_id id;
         bool have_id;
-        char written[RA_PATH_MAX + 80];
+        char written[RA_PATH_MAX + 80]; /* a drop-in that exists and decides the device */
+        bool applied;                   /* ...and its value is in the kernel */
         uint64_t after_kb;
+        const char *refused;            /* a class advise leaves alone (dropin_refused_class) */
 };
 
 struct host_sample {
@@ -134,21 +138,6 @@ static int read_host(struct host_sample *s) {
         return 0;
 }
 
-static uint64_t delta(uint64_t now, uint64_t before) {
-        return now >= before ? now - before : 0; /* a counter that wrapped or was reset: nothing */
-}
-
-static struct ra_host_counters host_delta(const struct host_sample *now, const struct host_sample *before) {
-        return (struct ra_host_counters){
-                .majfaults = delta(now->c.majfaults, before->c.majfaults),
-                .refault_file_pages = delta(now->c.refault_file_pages, before->c.refault_file_pages),
-                .steal_file_pages = delta(now->c.steal_file_pages, before->c.steal_file_pages),
-                .pinned_pages = delta(now->c.pinned_pages, before->c.pinned_pages),
-                .mem_some_us = delta(now->c.mem_some_us, before->c.mem_some_us),
-                .io_some_us = delta(now->c.io_some_us, before->c.io_some_us),
-        };
-}
-
 /* Whole disks only: a partition's reads are its disk's too. */
 static bool is_whole_disk(const char *name) {
         char path[RA_NAME_MAX + 16];
@@ -167,12 +156,15 @@ struct others {
         size_t n;
 };
 
-static uint64_t others_delta(struct others *o, unsigned major, unsigned minor, uint64_t sectors, bool first) {
+static uint64_t others_delta(struct others *o, unsigned major, unsigned minor, uint64_t sectors, bool first,
+                             double seconds) {
         for (size_t i = 0; i < o->n; i++)
                 if (o->disk[i].major == major && o->disk[i].minor == minor) {
-                        uint64_t d = delta(sectors, o->disk[i].read_sectors);
+                        struct ra_disk_counters now = { .read_sectors = sectors },
+                                                before = { .read_sectors = o->disk[i].read_sectors }, d;
+                        ra_disk_delta(&now, &before, seconds, &d);
                         o->disk[i].read_sectors = sectors;
-                        return first ? 0 : d;
+                        return first ? 0 : d.read_sectors;
                 }
         if (o->n < DISKS_MAX)
                 o->disk[o->n++] = (typeof(o->disk[0])){ major, minor, sectors };
@@ -181,7 +173,7 @@ static uint64_t others_delta(struct others *o, unsigned major, unsigned minor, u
 
 /* One pass over /proc/diskstats: each watched device's deltas since the last
  * pass (the first only records), and the sectors all whole disks read. */
-static int read_disks(struct watched *w, size_t n, struct others *others, bool first,
+static int read_disks(struct watched *w, size_t n, struct others *others, bool first, double seconds,
                       struct ra_disk_counters *deltas, uint64_t *ret_all_sectors) {
         char line[LINE_MAX_], name[RA_NAME_MAX];
         unsigned major, minor;
@@ -190,6 +182,14 @@ static int read_disks(struct watched *w, size_t n, struct others *others, bool f
         FILE *f = fopen("/proc/diskstats", "re");
         if (!f)
                 return -errno;
+        /* A device missing from this pass read nothing in it, and its next
+         * delta would span two intervals: it starts afresh. */
+        bool *seen_now = calloc(n ? n : 1, sizeof(bool));
+        if (!seen_now) {
+                fclose(f);
+                return -ENOMEM;
+        }
+        memset(deltas, 0, (n ? n : 1) * sizeof(*deltas));
         while (fgets(line, sizeof(line), f)) {
                 /* reads, merged, sectors, ms; writes, merged, sectors, ms; in flight; io_ticks */
                 if (sscanf(line,
@@ -203,22 +203,20 @@ static int read_disks(struct watched *w, size_t n, struct others *others, bool f
                         if (w[i].dev.facts.major == major && w[i].dev.facts.minor == minor)
                                 break;
                 if (i < n) {
-                        deltas[i] = (struct ra_disk_counters){
-                                .read_ios = delta(c.read_ios, w[i].last.read_ios),
-                                .read_merges = delta(c.read_merges, w[i].last.read_merges),
-                                .read_sectors = delta(c.read_sectors, w[i].last.read_sectors),
-                                .read_ticks_ms = delta(c.read_ticks_ms, w[i].last.read_ticks_ms),
-                                .io_ticks_ms = delta(c.io_ticks_ms, w[i].last.io_ticks_ms),
-                        };
-                        if (first || !w[i].seen)
-                                deltas[i] = (struct ra_disk_counters){};
+                        if (seen_now[i])
+                                continue; /* listed twice: the first line counts */
+                        seen_now[i] = true;
+                        if (!first && w[i].seen)
+                                ra_disk_delta(&c, &w[i].last, seconds, &deltas[i]);
                         w[i].last = c;
-                        w[i].seen = true;
                         all += deltas[i].read_sectors;
                 } else if (is_whole_disk(name))
-                        all += others_delta(others, major, minor, c.read_sectors, first);
+                        all += others_delta(others, major, minor, c.read_sectors, first, seconds);
         }
         fclose(f);
+        for (size_t i = 0; i < n; i++)
+                w[i].seen = seen_now[i];
+        free(seen_now);
         *ret_all_sectors = all;
         return 0;
 }
@@ -234,22 +232,41 @@ static void sleep_until(double t) {
         }
 }
 
-static int observe(struct watched *w, size_t n, unsigned seconds) {
+/* How the window's events were attributed, for --json. */
+struct attribution {
+        const char *cgroups; /* "v1", "v2", NULL: none to read */
+        unsigned with_events, explaining;
+};
+
+static int observe(struct watched *w, size_t n, unsigned seconds, struct attribution *attr) {
         struct ra_disk_counters *deltas = calloc(n ? n : 1, sizeof(*deltas));
         struct others *others = calloc(1, sizeof(*others));
+        struct cgroup_device *majmin = calloc(n ? n : 1, sizeof(*majmin));
+        struct ra_events *from_cgroups = calloc(n ? n : 1, sizeof(*from_cgroups)), explained;
+        struct cgroup_sampler *cg = NULL;
         struct host_sample before, now;
         uint64_t all;
         int r;
 
-        if (!deltas || !others) {
+        if (!deltas || !others || !majmin || !from_cgroups) {
                 free(deltas);
                 free(others);
+                free(majmin);
+                free(from_cgroups);
                 return -ENOMEM;
         }
+        for (size_t i = 0; i < n; i++)
+                majmin[i] = (struct cgroup_device){ w[i].dev.facts.major, w[i].dev.facts.minor };
+        /* Without cgroups to read, every event is split by share. */
+        if (cgroup_sampler_new(&cg) < 0)
+                cg = NULL;
+        *attr = (struct attribution){ .cgroups = !cg ? NULL : cgroup_sampler_v2(cg) ? "v2" : "v1" };
         double start = ra_now_seconds(), last = start;
         r = read_host(&before);
         if (r >= 0)
-                r = read_disks(w, n, others, true, deltas, &all);
+                r = read_disks(w, n, others, true, 0, deltas, &all);
+        if (r >= 0 && cg)
+                cgroup_sampler_pass(cg, majmin, n, true, from_cgroups, &explained);
         for (unsigned step = 1; r >= 0; step++) {
                 double next = start + step * SAMPLE_SECONDS;
                 if (next > start + seconds)
@@ -258,27 +275,44 @@ static int observe(struct watched *w, size_t n, unsigned seconds) {
                 r = read_host(&now);
                 if (r < 0)
                         break;
-                r = read_disks(w, n, others, false, deltas, &all);
+                double t = ra_now_seconds();
+                r = read_disks(w, n, others, false, t - last, deltas, &all);
                 if (r < 0)
                         break;
-                double t = ra_now_seconds();
-                struct ra_host_counters h = host_delta(&now, &before);
+                struct ra_host_counters h;
+                ra_host_delta(&now.c, &before.c, t - last, &h);
+                if (cg)
+                        cgroup_sampler_pass(cg, majmin, n, false, from_cgroups, &explained);
                 for (size_t i = 0; i < n; i++)
-                        ra_observe_interval(&w[i].obs, &deltas[i], all, &h, now.psi, t - last,
-                                            w[i].dev.facts.page_kb ? w[i].dev.facts.page_kb : 4);
+                        ra_observe_interval_cg(&w[i].obs, &deltas[i], all, &h, cg ? &from_cgroups[i] : NULL,
+                                               cg ? &explained : NULL, now.psi, t - last,
+                                               w[i].dev.facts.page_kb ? w[i].dev.facts.page_kb : 4);
                 before = now;
                 last = t;
                 if (t >= start + seconds - 1e-3)
                         break;
         }
+        if (cg)
+                cgroup_sampler_counts(cg, &attr->with_events, &attr->explaining);
+        cgroup_sampler_free(cg);
         free(deltas);
         free(others);
+        free(majmin);
+        free(from_cgroups);
         return r;
 }
 
 /* ---- deciding and saying ---------------------------------------------------- */
 
-static void decide(const struct ctl *ctl, struct watched *w) {
+/* The record says an advice lowered this device to the value it holds now. */
+static bool lowered_here(const struct advice_record *r, size_t n, const struct ra_facts *f) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(r[i].name, f->name) == 0)
+                        return r[i].held_kb && r[i].held_kb == f->current_kb;
+        return false;
+}
+
+static void decide(const struct ctl *ctl, struct watched *w, const struct advice_record *last, size_t n_last) {
         const struct ra_facts *f = &w->dev.facts;
         const struct ra_profile *p = &ctl->config->profile;
         struct ra_advise_limits l = {
@@ -290,8 +324,17 @@ static void decide(const struct ctl *ctl, struct watched *w) {
                 .memory_cap_kb = f->mem_total_kb ? ra_memory_cap_kb(f->mem_total_kb, 32) : 0,
                 .page_kb = f->page_kb,
                 .network = f->kind != RA_KIND_BLOCK,
+                .rotational = f->rotational,
+                .lowered_here = lowered_here(last, n_last, f),
         };
+        w->held = l.lowered_here;
         ra_advise(&w->obs, &l, &w->advice);
+        if (w->refused) {
+                /* as calibrate: the profile leaves these alone, so does advise */
+                w->advice.kind = RA_ADVICE_NO_SIGNAL;
+                w->advice.suggested_kb = f->current_kb;
+                snprintf(w->advice.reason, sizeof(w->advice.reason), "left alone: %s", w->refused);
+        }
 }
 
 static void advice_cell(const struct watched *w, char *buf, size_t size) {
@@ -305,7 +348,7 @@ static void advice_cell(const struct watched *w, char *buf, size_t size) {
 
 static void print_table(struct watched *w, size_t n, unsigned seconds, bool named) {
         size_t shown = 0, quiet = 0;
-        char a[24], cell[48];
+        char a[24], stall[24], cell[48];
 
         for (size_t i = 0; i < n; i++)
                 if (named || w[i].obs.disk.read_sectors > 0)
@@ -322,13 +365,15 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 if (!named && w[i].obs.disk.read_sectors == 0)
                         continue;
                 advice_cell(&w[i], cell, sizeof(cell));
-                fputs("", stdout);
+                if (v->io_stall < 0)
+                        snprintf(stall, sizeof(stall), "-");
+                else
+                        snprintf(stall, sizeof(stall), "%.0f%%", v->io_stall * 100);
                 ra_fputs_people(stdout, w[i].dev.facts.name);
                 int pad = 12 - (int) strlen(w[i].dev.facts.name);
                 printf("%*s %11.1f %7.0fK %11s %4.0f%% %8s  %s\n", pad > 0 ? pad : 0, "",
                        v->read_bytes_per_s / (1 << 20), v->request_kb,
-                       ra_format_size_kb(w[i].dev.facts.current_kb, a), v->busy * 100,
-                       v->io_stall < 0 ? "-" : (snprintf(a, sizeof(a), "%.0f%%", v->io_stall * 100), a), cell);
+                       ra_format_size_kb(w[i].dev.facts.current_kb, a), v->busy * 100, stall, cell);
         }
         putchar('\n');
         for (size_t i = 0; i < n; i++) {
@@ -341,21 +386,54 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 snprintf(text, sizeof(text), "%s: %s.", cell, w[i].advice.reason);
                 fputs(": ", stdout);
                 print_wrapped(text);
-                if (w[i].written[0])
+                if (w[i].written[0] && w[i].applied)
                         printf("  Wrote %s and applied it: read_ahead_kb %s now.\n", w[i].written,
+                               ra_format_size_kb(w[i].after_kb, a));
+                else if (w[i].written[0])
+                        printf("  Wrote %s, but applying it failed: read_ahead_kb %s now.\n", w[i].written,
                                ra_format_size_kb(w[i].after_kb, a));
         }
         if (quiet)
                 printf("No reads on %zu other disk%s: no signal.\n", quiet, quiet == 1 ? "" : "s");
 }
 
-static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_seconds) {
+/* Where a device's evidence came from: its cgroups' own events, the host's
+ * split by share of sectors, both, or none (no events at all). */
+static const char *attributed_by(const struct ra_observed *o) {
+        double cg = o->cgroup_majfaults + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
+        double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
+        if (all <= 0)
+                return "none";
+        if (cg >= all * 0.99)
+                return "cgroups";
+        return cg > 0 ? "cgroups and host share" : "host share";
+}
+
+static void json_attribution(struct json *j, const struct ra_observed *o) {
+        json_begin_object(j, "attribution");
+        json_string(j, "by", attributed_by(o));
+        json_double(j, "cgroup_major_faults", o->cgroup_majfaults, 1);
+        json_double(j, "host_share_major_faults", o->majfaults - o->cgroup_majfaults, 1);
+        json_double(j, "cgroup_refault_bytes", o->cgroup_refault_bytes, 0);
+        json_double(j, "host_share_refault_bytes", o->refault_bytes - o->cgroup_refault_bytes, 0);
+        json_double(j, "cgroup_reclaim_bytes", o->cgroup_reclaim_bytes, 0);
+        json_double(j, "host_share_reclaim_bytes", o->reclaim_bytes - o->cgroup_reclaim_bytes, 0);
+        json_end_object(j);
+}
+
+static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_seconds,
+                      const struct attribution *attr) {
         struct json j = { .f = stdout };
         char idbuf[STABLE_ID_MAX + 32];
 
         json_begin_object(&j, NULL);
         json_uint(&j, "seconds", seconds);
         json_double(&j, "cpu_seconds", cpu_seconds, 3);
+        json_begin_object(&j, "cgroups");
+        json_string(&j, "version", attr->cgroups);
+        json_uint(&j, "with_events", attr->with_events);
+        json_uint(&j, "explaining", attr->explaining);
+        json_end_object(&j);
         json_begin_array(&j, "devices");
         for (size_t i = 0; i < n; i++) {
                 const struct ra_advice *v = &w[i].advice;
@@ -378,12 +456,15 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
                 json_double(&j, "refault_share", v->refault_share, 3);
                 json_double(&j, "reclaim_share", v->reclaim_share, 3);
                 json_double(&j, "direct_share", v->direct_share, 3);
+                json_attribution(&j, &w[i].obs);
                 if (w[i].have_id)
                         snprintf(idbuf, sizeof(idbuf), "%s=%s", w[i].id.key, w[i].id.value);
                 json_string(&j, "stable_id", w[i].have_id ? idbuf : NULL);
                 json_string(&j, "written", w[i].written[0] ? w[i].written : NULL);
-                if (w[i].written[0])
+                if (w[i].written[0]) {
+                        json_boolean(&j, "applied", w[i].applied);
                         json_uint(&j, "read_ahead_kb_after", w[i].after_kb);
+                }
                 json_end_object(&j);
         }
         json_end_array(&j);
@@ -403,6 +484,11 @@ static size_t advice_records(const struct watched *w, size_t n, struct advice_re
                         continue;
                 const struct ra_facts *f = &w[i].dev.facts;
                 r[k] = (struct advice_record){ .gauge = v, .suggested_kb = w[i].advice.suggested_kb, .made = now };
+                /* a lower holds its value; a keep there goes on holding it */
+                if (w[i].advice.kind == RA_ADVICE_LOWER)
+                        r[k].held_kb = w[i].advice.suggested_kb;
+                else if (w[i].advice.kind == RA_ADVICE_KEEP && w[i].held)
+                        r[k].held_kb = f->current_kb;
                 snprintf(r[k].name, sizeof(r[k].name), "%s", f->name);
                 snprintf(r[k].kind, sizeof(r[k].kind), "%s", prometheus_kind(f));
                 snprintf(r[k].class, sizeof(r[k].class), "%s", ra_class_to_string(f->class));
@@ -440,16 +526,35 @@ static int write_advice(struct ctl *ctl, struct watched *w) {
         }
         w->after_kb = w->dev.facts.current_kb;
         /* apply's line on stderr: keep the table and the JSON clean */
-        return dropin_apply(ctl, "advise", w->dev.facts.name, w->written, section, true, &w->after_kb);
+        ret = dropin_apply(ctl, "advise", w->dev.facts.name, w->written, section, true, &w->after_kb);
+        w->applied = ret >= 0;
+        /* `written` names a file that exists and decides the device: a file
+         * apply removed again, or one that another rule overrides, is not. */
+        if (ret == -EEXIST) {
+                if (unlink(w->written) == 0)
+                        ctl_error("advise", "removed %s again: it would decide nothing", w->written);
+                w->written[0] = 0;
+        } else if (ret < 0 && access(w->written, F_OK) < 0)
+                w->written[0] = 0;
+        return ret;
 }
 
 /* ---- the verb ------------------------------------------------------------ */
+
+/* The same device named twice (by name and by path) is watched once. */
+static bool named_before(const struct watched *w, size_t n, const struct ra_facts *f) {
+        for (size_t i = 0; i < n; i++)
+                if (w[i].dev.facts.kind == f->kind && strcmp(w[i].dev.facts.name, f->name) == 0)
+                        return true;
+        return false;
+}
 
 static int parse_seconds(const char *s, unsigned *ret) {
         char *end;
         errno = 0;
         unsigned long v = s ? strtoul(s, &end, 10) : 0;
-        if (!s || errno || end == s || *end || s[0] == '-' || v < 1 || v > SECONDS_MAX) {
+        /* digits only: strtoul() would take " 5", "+5" and "-5" too */
+        if (!s || s[0] < '0' || s[0] > '9' || errno || *end || v < 1 || v > SECONDS_MAX) {
                 ctl_error("advise", "--time=%s: expected a whole number of seconds from 1 to %u",
                           s ? s : "", SECONDS_MAX);
                 return -EINVAL;
@@ -465,6 +570,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         struct ctl_device *list = NULL;
         size_t n = 0, n_list = 0, n_records = 0;
         struct advice_record *records = NULL;
+        const char **watched = NULL;
         int r, exit_code = EXIT_OK;
 
         /* Usage first, before anything is looked at. */
@@ -486,7 +592,10 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                                 exit_code = EXIT_FAILURE_;
                                 goto out;
                         }
-                        n++;
+                        if (named_before(w, n, &w[n].dev.facts))
+                                device_done(&w[n].dev); /* "sda /dev/sda": one row */
+                        else
+                                n++;
                 }
         } else {
                 r = devices_enumerate(ctl->udev, ctl->config, &list, &n_list);
@@ -504,19 +613,37 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                                 list[i] = (struct ctl_device){};
                         }
         }
-        for (size_t i = 0; i < n; i++)
+        for (size_t i = 0; i < n; i++) {
                 w[i].have_id = find_stable_id(&w[i].dev.facts, &w[i].id);
+                w[i].refused = dropin_refused_class(&w[i].dev.facts);
+        }
+        /* A device named for --write that no rule can be written for is
+         * refused before the window, as calibrate does. */
         if (o->write && argc > 0)
-                for (size_t i = 0; i < n; i++)
-                        if (!w[i].have_id && w[i].dev.facts.kind == RA_KIND_BLOCK) {
-                                stable_id_missing("advise", w[i].dev.facts.name);
+                for (size_t i = 0; i < n; i++) {
+                        const struct ra_facts *f = &w[i].dev.facts;
+                        if (f->kind != RA_KIND_BLOCK)
+                                continue;
+                        if (w[i].refused) {
+                                ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
                                 exit_code = EXIT_FAILURE_;
                                 goto out;
                         }
+                        if (!w[i].have_id) {
+                                stable_id_missing("advise", f->name);
+                                exit_code = EXIT_FAILURE_;
+                                goto out;
+                        }
+                        if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0) {
+                                exit_code = EXIT_FAILURE_;
+                                goto out;
+                        }
+                }
 
         struct rusage ru0, ru1;
         getrusage(RUSAGE_SELF, &ru0);
-        r = observe(w, n, seconds);
+        struct attribution attr;
+        r = observe(w, n, seconds, &attr);
         getrusage(RUSAGE_SELF, &ru1);
         if (r < 0) {
                 ctl_error("advise", "cannot read the counters: %s", strerror(-r));
@@ -526,8 +653,14 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         double cpu = (double) (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
                      (double) (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) /
                              1e6;
+        /* The last run's advice: no raise back to where it lowered from. */
+        struct advice_record *last = NULL;
+        size_t n_last = 0;
+        if (advice_records_load(ctl->config->root, &last, &n_last) < 0)
+                n_last = 0;
         for (size_t i = 0; i < n; i++)
-                decide(ctl, &w[i]);
+                decide(ctl, &w[i], last, n_last);
+        free(last);
 
         if (o->write)
                 for (size_t i = 0; i < n; i++) {
@@ -538,22 +671,26 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                                 ctl_error("advise", "%s has no stable id: not written",
                                           w[i].dev.facts.name);
                                 exit_code = EXIT_FAILURE_;
-                        } else if (write_advice(ctl, &w[i]) < 0)
+                        } else if ((argc == 0 && dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
+                                   write_advice(ctl, &w[i]) < 0)
                                 exit_code = EXIT_FAILURE_;
                 }
 
-        records = calloc(n, sizeof(*records));
-        if (!records)
+        records = calloc(n ? n : 1, sizeof(*records));
+        watched = calloc(n ? n : 1, sizeof(*watched));
+        if (!records || !watched)
                 goto oom;
         n_records = advice_records(w, n, records);
+        for (size_t i = 0; i < n; i++)
+                watched[i] = w[i].dev.facts.name;
         /* Only root may keep it; the advice printed below stands without. */
-        r = advice_records_save(ctl->config->root, records, n_records);
+        r = advice_records_save(ctl->config, records, n_records, watched, n);
         if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
                 ctl_error("advise", "cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring",
                           ctl->config->root, strerror(-r));
 
         if (ctl->json) {
-                if (print_json(w, n, seconds, cpu) < 0)
+                if (print_json(w, n, seconds, cpu, &attr) < 0)
                         exit_code = EXIT_FAILURE_;
         } else if (ctl->format == FORMAT_PROMETHEUS)
                 advice_prometheus(stdout, records, n_records);
@@ -568,6 +705,7 @@ out:
                 device_done(&w[i].dev);
         free(w);
         free(records);
+        free(watched);
         if (list)
                 devices_free(list, n_list);
         return exit_code;

@@ -161,15 +161,9 @@ static int refuse_device(const struct ctl_device *d) {
                           "devices", f->name);
                 return -EINVAL;
         }
-        if (f->class == RA_CLASS_MEMORY) {
-                ctl_error("calibrate", "%s is a memory device (zram, brd, pmem): "
-                          "readahead would only copy RAM to RAM, there is nothing to calibrate", f->name);
-                return -EINVAL;
-        }
-        if (f->class == RA_CLASS_OPTICAL) {
-                ctl_error("calibrate", "%s is an optical drive: its firmware reads "
-                          "ahead on its own and a sweep would spin it for many minutes; not calibrated",
-                          f->name);
+        const char *why = dropin_refused_class(f);
+        if (why) {
+                ctl_error("calibrate", "%s is %s; not calibrated", f->name, why);
                 return -EINVAL;
         }
         if (f->size_bytes == 0) {
@@ -453,6 +447,11 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         have_id = find_stable_id(&d.facts, &id);
         if (options.write && !have_id) {
                 stable_id_missing("calibrate", d.facts.name);
+                device_done(&d);
+                return EXIT_FAILURE_;
+        }
+        /* Before the sweep: minutes of measuring for a rule never written. */
+        if (options.write && dropin_check_unique(ctl, "calibrate", &d.facts, &id) < 0) {
                 device_done(&d);
                 return EXIT_FAILURE_;
         }

@@ -119,5 +119,5 @@ int verb_cat_config(struct ctl *ctl, int argc, char **argv) {
         if (ra_config_profile_problem(c, text, sizeof(text)))
                 ctl_error("cat-config", "%s", text);
         fflush(stdout);
-        return ok ? EXIT_OK : EXIT_FAILURE_;
+        return ok ? EXIT_OK : EXIT_FAILURE;
 }

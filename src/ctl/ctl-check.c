@@ -55,8 +55,8 @@ static int check_json(const struct ra_config *c, size_t n_warnings) {
         json_uint(&j, "warnings", n_warnings);
         json_end_object(&j);
         if (json_finish(&j) < 0)
-                return EXIT_FAILURE_;
-        return c->n_errors > 0 ? EXIT_FAILURE_ : EXIT_OK;
+                return EXIT_FAILURE;
+        return c->n_errors > 0 ? EXIT_FAILURE : EXIT_OK;
 }
 
 int verb_check(struct ctl *ctl, int argc, char **argv) {
@@ -90,5 +90,5 @@ int verb_check(struct ctl *ctl, int argc, char **argv) {
                 putchar('\n');
         }
         printf("%zu error(s), %zu warning(s)\n", c->n_errors, n_warnings);
-        return c->n_errors > 0 ? EXIT_FAILURE_ : EXIT_OK;
+        return c->n_errors > 0 ? EXIT_FAILURE : EXIT_OK;
 }

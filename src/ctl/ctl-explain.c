@@ -291,7 +291,7 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         r = device_find(ctl->udev, ctl->config, argv[0], &d);
         if (r < 0) {
                 ctl_error("explain", "%s: %s", argv[0], device_find_strerror(r));
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         snprintf(devnode, sizeof(devnode), "/dev/%s", d.facts.name);
         probe_content(devnode, content, sizeof(content), pttype, sizeof(pttype));
@@ -302,5 +302,5 @@ int verb_explain(struct ctl *ctl, int argc, char **argv) {
         else
                 explain_text(ctl, &d, content, pttype);
         device_done(&d);
-        return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
+        return r < 0 ? EXIT_FAILURE : EXIT_OK;
 }

@@ -17,6 +17,7 @@
 #include "output.h"
 #include "size.h"
 #include "prometheus.h"
+#include "status-columns.h"
 #include "systemd.h"
 #include "text.h"
 
@@ -83,76 +84,7 @@ int verb_status_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-/* A few words of what decided the class, to fit one table column. */
-static void key_facts(const struct ra_facts *f, char *buf, size_t size) {
-        char sz[16], st[24];
-
-        format_bytes_short(f->size_bytes, sz);
-        if (f->stripe_bytes > 0)
-                snprintf(buf, size, "%s stripe %s", sz, ra_format_size_kb(f->stripe_bytes / 1024, st));
-        else if (f->transport == RA_TRANSPORT_MD && f->md_level[0])
-                snprintf(buf, size, "%s %s", sz, f->md_level);
-        else if (f->io_opt_ignored && !f->io_opt_one_unit)
-                snprintf(buf, size, "%s io_opt bogus", sz);
-        else
-                snprintf(buf, size, "%s%s", sz, f->virtual_by ? " virtual" : f->rotational ? " rotating" : "");
-}
-
 /* ---- the table (libsmartcols) ------------------------------------------ */
-
-enum column_id {
-        COL_NAME,
-        COL_KIND,
-        COL_CLASS,
-        COL_BUS,
-        COL_TRANSPORT,
-        COL_FSTYPE,
-        COL_FACTS,
-        COL_MOUNTPOINT,
-        COL_SIZE,
-        COL_STRIPE,
-        COL_TARGET,
-        COL_CURRENT,
-        COL_DRIFT,
-        COL_RULE,
-        COL_REASON,
-        COL_MAJMIN,
-        _COL_MAX,
-};
-
-struct column {
-        const char *name; /* also the heading */
-        double width_hint;
-        int flags;
-        const char *help;
-};
-
-static const struct column columns[_COL_MAX] = {
-        [COL_NAME] = { "NAME", 8, SCOLS_FL_NOEXTREMES,
-                       "kernel name of a disk, bdi of a mount (0:53, btrfs-1)" },
-        [COL_KIND] = { "KIND", 5, 0, "block or mount" },
-        [COL_CLASS] = { "CLASS", 9, 0, "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse" },
-        [COL_BUS] = { "BUS", 6, 0, "transport of a disk, filesystem type of a mount" },
-        [COL_TRANSPORT] = { "TRANSPORT", 6, 0, "transport: ata, nvme, usb, md, dm, network, ..." },
-        [COL_FSTYPE] = { "FSTYPE", 6, 0, "filesystem type of a mount" },
-        [COL_FACTS] = { "FACTS", 16, SCOLS_FL_TRUNC,
-                        "what decided the class (size, stripe, md level); a mount's mount point and rsize "
-                        "or data profile" },
-        [COL_MOUNTPOINT] = { "MOUNTPOINT", 16, SCOLS_FL_TRUNC, "first mount point of a mount" },
-        [COL_SIZE] = { "SIZE", 6, SCOLS_FL_RIGHT, "size" },
-        [COL_STRIPE] = { "STRIPE", 6, SCOLS_FL_RIGHT, "trusted stripe" },
-        [COL_TARGET] = { "TARGET", 6, SCOLS_FL_RIGHT, "read_ahead_kb the profile gives (-: left alone)" },
-        [COL_CURRENT] = { "CURRENT", 7, SCOLS_FL_RIGHT,
-                          "read_ahead_kb the kernel holds (*: drift, ?: unknown)" },
-        [COL_DRIFT] = { "DRIFT", 5, 0, "yes when the kernel holds another value than the target" },
-        [COL_RULE] = { "RULE", 21, SCOLS_FL_TRUNC, "file:section of the rule that decided" },
-        [COL_REASON] = { "REASON", 24, SCOLS_FL_TRUNC, "why, in words" },
-        [COL_MAJMIN] = { "MAJ:MIN", 6, 0, "device number" },
-};
-
-static const enum column_id default_columns[] = {
-        COL_NAME, COL_CLASS, COL_BUS, COL_FACTS, COL_TARGET, COL_CURRENT, COL_RULE,
-};
 
 #define COLUMNS_MAX 64
 
@@ -161,32 +93,27 @@ struct column_list {
         size_t n;
 };
 
-static int column_by_name(const char *name, size_t len) {
-        for (size_t i = 0; i < _COL_MAX; i++)
-                if (strlen(columns[i].name) == len && strncasecmp(columns[i].name, name, len) == 0)
-                        return (int) i;
-        return -1;
-}
-
 /* -o LIST: names, case-insensitive, comma-separated; "+LIST" adds to the
  * default columns. -EINVAL with a message for an unknown name. */
 static int parse_columns(const char *list, struct column_list *ret) {
         struct column_list l = {};
 
         if (!list || list[0] == '+') {
-                for (size_t i = 0; i < sizeof(default_columns) / sizeof(default_columns[0]); i++)
-                        l.ids[l.n++] = default_columns[i];
+                for (size_t i = 0; i < _COL_MAX; i++)
+                        if (status_columns[i].in_default)
+                                l.ids[l.n++] = (enum column_id) i;
                 if (list)
                         list++;
         }
         for (const char *p = list; p && *p;) {
                 size_t len = strcspn(p, ",");
-                int id = column_by_name(p, len);
+                int id = status_column_by_name(p, len);
                 if (id < 0) {
                         ctl_error("status", "unknown column '%.*s'; the columns are:",
                                   (int) len, p);
                         for (size_t i = 0; i < _COL_MAX; i++)
-                                fprintf(stderr, "  %-10s %s\n", columns[i].name, columns[i].help);
+                                fprintf(stderr, "  %-10s %s\n", status_columns[i].name,
+                                        status_columns[i].help);
                         return -EINVAL;
                 }
                 if (l.n >= COLUMNS_MAX) {
@@ -204,78 +131,6 @@ static int parse_columns(const char *list, struct column_list *ret) {
         }
         *ret = l;
         return 0;
-}
-
-/* The text of one cell: a constant, the facts' own string, buf, or *alloc
- * (the caller frees it; a mount point has any length and is never cut).
- * NULL: out of memory. Strings from devices and mounts go to libsmartcols
- * as they are: it escapes them when it prints. */
-static const char *cell(const struct ctl_device *d, enum column_id id, char *buf, size_t size,
-                        char **alloc) {
-        const struct ra_facts *f = &d->facts;
-        const bool mount = f->kind == RA_KIND_MOUNT;
-        char a[24], b[24];
-
-        switch (id) {
-        case COL_NAME:
-                return f->name;
-        case COL_KIND:
-                return mount ? "mount" : "block";
-        case COL_CLASS:
-                return ra_class_to_string(f->class);
-        case COL_BUS:
-                return mount ? ra_str(f->fstype) : ra_transport_to_string(f->transport);
-        case COL_TRANSPORT:
-                return ra_transport_to_string(f->transport);
-        case COL_FSTYPE:
-                return ra_str(f->fstype);
-        case COL_FACTS:
-                if (!mount) {
-                        key_facts(f, buf, size);
-                        return buf;
-                }
-                /* The mount point, then rsize or btrfs's data profile. */
-                const char *suffix = NULL;
-                if (f->btrfs_fsid[0] && f->data_profile[0])
-                        suffix = f->data_profile;
-                else if (f->rsize_bytes >= 1024)
-                        suffix = ra_format_size_kb(f->rsize_bytes / 1024, a);
-                if (!suffix)
-                        return ra_str(f->mount_point);
-                if (asprintf(alloc, "%s %s", ra_str(f->mount_point), suffix) < 0) {
-                        *alloc = NULL;
-                        return NULL;
-                }
-                return *alloc;
-        case COL_MOUNTPOINT:
-                return ra_str(f->mount_point);
-        case COL_SIZE:
-                return f->size_bytes > 0 ? format_bytes_short(f->size_bytes, buf) : "";
-        case COL_STRIPE:
-                return f->stripe_bytes > 0 ? ra_format_size_kb(f->stripe_bytes / 1024, buf) : "";
-        case COL_TARGET:
-                if (d->plan.error < 0)
-                        return "error";
-                if (d->plan.decision.keep)
-                        return "-";
-                return ra_format_size_kb(d->plan.decision.target_kb, buf);
-        case COL_CURRENT:
-                snprintf(buf, size, "%s%s", f->current_known ? ra_format_size_kb(f->current_kb, b) : "?",
-                         device_drifts(d) ? "*" : "");
-                return buf;
-        case COL_DRIFT:
-                return device_drifts(d) ? "yes" : "no";
-        case COL_RULE:
-                return d->plan.rule[0] ? short_rule(d->plan.rule) : "-";
-        case COL_REASON:
-                return ra_str(d->plan.decision.reason);
-        case COL_MAJMIN:
-                snprintf(buf, size, "%u:%u", f->major, f->minor);
-                return buf;
-        case _COL_MAX:
-                break;
-        }
-        return "";
 }
 
 struct tree {
@@ -323,7 +178,8 @@ static int add_lines(struct libscols_table *tb, const struct tree *t, const stru
                 return -ENOMEM;
         for (size_t c = 0; c < cols->n; c++) {
                 char *alloc = NULL;
-                const char *text = cell(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
+                const char *text =
+                        status_column_text(&t->list[i], cols->ids[c], buf, sizeof(buf), &alloc);
                 r = text ? scols_line_set_data(ln, c, text) : -ENOMEM;
                 free(alloc);
                 if (r < 0)
@@ -363,7 +219,7 @@ static int print_table(const struct status_options *o, const struct column_list 
         scols_table_enable_raw(tb, o->raw);
         scols_table_enable_noheadings(tb, o->noheadings);
         for (size_t c = 0; c < cols->n; c++) {
-                const struct column *col = &columns[cols->ids[c]];
+                const struct status_column *col = &status_columns[cols->ids[c]];
                 int flags = col->flags;
                 if (cols->ids[c] == COL_NAME && tree)
                         flags |= SCOLS_FL_TREE;
@@ -424,11 +280,74 @@ static uint64_t host_memory_cap_kb(const struct ra_config *c, uint64_t *ret_mem_
         return ra_memory_cap_kb(mem_kb, c->profile.minimum_kb);
 }
 
+/* What status prints besides its devices: the host and the configuration. */
+struct status_header {
+        const struct ra_config *config;
+        uint64_t mem_kb, cap_kb; /* 0: unknown, off */
+        char **failed;           /* bdi units that failed (the mount never came) */
+};
+
+static int print_json(const struct status_header *h, const struct ctl_device *list, size_t n) {
+        struct json j = { .f = stdout };
+
+        json_begin_object(&j, NULL);
+        json_string(&j, "profile", h->config->profile.name);
+        json_uint(&j, "mem_total_kb", h->mem_kb);
+        json_uint_or_null(&j, "memory_cap_kb", h->cap_kb > 0, h->cap_kb);
+        json_uint(&j, "config_errors", h->config->n_errors);
+        json_begin_array(&j, "failed_units");
+        for (char **u = h->failed; u && *u; u++)
+                json_string(&j, NULL, *u);
+        json_end_array(&j);
+        json_begin_array(&j, "devices");
+        for (size_t i = 0; i < n; i++) {
+                json_begin_object(&j, NULL);
+                json_device_fields(&j, &list[i]);
+                json_end_object(&j);
+        }
+        json_end_array(&j);
+        json_end_object(&j);
+        return json_finish(&j);
+}
+
+/* The table, between the header and the notes unless --raw or --noheadings. */
+static int print_people(const struct status_header *h, const struct column_list *cols,
+                        const struct ctl_device *list, size_t n) {
+        const bool only_table = options.raw || options.noheadings;
+        char mem[16], cap[24];
+        bool any_drift = false;
+
+        if (!only_table) {
+                printf("Profile: %s   Memory: %s   Memory cap: %s\n", h->config->profile.name,
+                       h->mem_kb ? format_bytes_short(h->mem_kb * 1024, mem) : "unknown",
+                       h->cap_kb ? ra_format_size_kb(h->cap_kb, cap) : "off");
+                if (h->config->n_errors > 0)
+                        printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
+                               h->config->n_errors);
+                printf("\n");
+        }
+        fflush(stdout);
+        int r = print_table(&options, cols, list, n);
+        if (only_table)
+                return r;
+        for (size_t i = 0; i < n; i++)
+                any_drift |= device_drifts(&list[i]);
+        for (char **u = h->failed; u && *u; u++)
+                printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
+        if (h->failed && *h->failed)
+                printf("\n");
+        if (any_drift)
+                printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
+        printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
+               n > 0 ? list[0].facts.page_kb : 4);
+        return r;
+}
+
 int verb_status(struct ctl *ctl, int argc, char **argv) {
+        struct status_header h = { .config = ctl->config };
         struct ctl_device *list = NULL;
         struct column_list cols = {};
         size_t n = 0;
-        uint64_t mem_kb, cap_kb;
         int r;
 
         (void) argc;
@@ -437,72 +356,23 @@ int verb_status(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_USAGE;
         r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
         if (r < 0) {
-                ctl_error(NULL, "cannot list block devices: %s", strerror(-r));
-                return EXIT_FAILURE_;
+                ctl_error(NULL, "%s: %s", DEVICES_LIST_FAILED, strerror(-r));
+                return EXIT_FAILURE;
         }
         if (!options.all)
                 n = drop_empty(list, n);
-        cap_kb = host_memory_cap_kb(ctl->config, &mem_kb);
-
-        /* Mount work that systemd ran for us and that failed (mount never came). */
-        char **failed = NULL;
-        if (systemd_failed_bdi_units(&failed) < 0)
-                failed = NULL; /* status works without systemd's answer */
+        h.cap_kb = host_memory_cap_kb(ctl->config, &h.mem_kb);
+        if (systemd_failed_bdi_units(&h.failed) < 0)
+                h.failed = NULL; /* status works without systemd's answer */
 
         if (ctl->format == FORMAT_PROMETHEUS) {
                 status_prometheus(stdout, list, n);
                 status_prometheus_last_advice(stdout, ctl->config->root, list, n);
-        }
-        else if (ctl->json) {
-                struct json j = { .f = stdout };
-                json_begin_object(&j, NULL);
-                json_string(&j, "profile", ctl->config->profile.name);
-                json_uint(&j, "mem_total_kb", mem_kb);
-                json_uint_or_null(&j, "memory_cap_kb", cap_kb > 0, cap_kb);
-                json_uint(&j, "config_errors", ctl->config->n_errors);
-                json_begin_array(&j, "failed_units");
-                for (char **u = failed; u && *u; u++)
-                        json_string(&j, NULL, *u);
-                json_end_array(&j);
-                json_begin_array(&j, "devices");
-                for (size_t i = 0; i < n; i++) {
-                        json_begin_object(&j, NULL);
-                        json_device_fields(&j, &list[i]);
-                        json_end_object(&j);
-                }
-                json_end_array(&j);
-                json_end_object(&j);
-                if (json_finish(&j) < 0)
-                        r = -ENOMEM;
-        } else {
-                char mem[16], cap[24];
-                bool any_drift = false, only_table = options.raw || options.noheadings;
-
-                if (!only_table) {
-                        printf("Profile: %s   Memory: %s   Memory cap: %s\n", ctl->config->profile.name,
-                               mem_kb ? format_bytes_short(mem_kb * 1024, mem) : "unknown",
-                               cap_kb ? ra_format_size_kb(cap_kb, cap) : "off");
-                        if (ctl->config->n_errors > 0)
-                                printf("Configuration has %zu error(s): run 'readahead-ctl check'.\n",
-                                       ctl->config->n_errors);
-                        printf("\n");
-                }
-                fflush(stdout);
-                r = print_table(&options, &cols, list, n);
-                for (size_t i = 0; i < n; i++)
-                        any_drift |= device_drifts(&list[i]);
-                if (!only_table) {
-                        for (char **u = failed; u && *u; u++)
-                                printf("\nFailed: %s (see journalctl -u %s)", *u, *u);
-                        if (failed && *failed)
-                                printf("\n");
-                        if (any_drift)
-                                printf("\n* current differs from target: run 'readahead-ctl apply'.\n");
-                        printf("\nSizes in KiB (K), MiB (M); read_ahead_kb is kept in whole %uK pages.\n",
-                               n > 0 ? list[0].facts.page_kb : 4);
-                }
-        }
-        strv_free(failed);
+        } else if (ctl->json)
+                r = print_json(&h, list, n);
+        else
+                r = print_people(&h, &cols, list, n);
+        strv_free(h.failed);
         devices_free(list, n);
-        return r < 0 ? EXIT_FAILURE_ : EXIT_OK;
+        return r < 0 ? EXIT_FAILURE : EXIT_OK;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* readahead-ctl: show, explain, apply and check readahead decisions. */
+/* readahead-ctl: main's options and the verb table; each verb lives in its
+ * own file (ctl-VERB.c), which reads its own options. */
 #include <assert.h>
 #include <errno.h>
 #include <getopt.h>
@@ -11,6 +12,7 @@
 
 #include "ctl.h"
 #include "output.h"
+#include "status-columns.h"
 
 static const struct verb verbs[] = {
         { "status", 0, 0, verb_status, TAKES_JSON | TAKES_PROMETHEUS, verb_status_options,
@@ -38,6 +40,10 @@ enum {
         ARG_ROOT,
         ARG_HELP,
         ARG_VERSION,
+        ARG_LIST_VERBS,
+        ARG_LIST_OPTIONS,
+        ARG_LIST_COLUMNS,
+        ARG_LIST_KEYS,
 };
 
 static const struct option main_options[] = {
@@ -46,6 +52,12 @@ static const struct option main_options[] = {
         { "root", required_argument, NULL, ARG_ROOT },
         { "help", no_argument, NULL, ARG_HELP },
         { "version", no_argument, NULL, ARG_VERSION },
+        /* Not in --help: the tables, one name a line, for the tests that
+         * hold the completion, man pages and README against them. */
+        { "list-verbs", no_argument, NULL, ARG_LIST_VERBS },
+        { "list-options", no_argument, NULL, ARG_LIST_OPTIONS },
+        { "list-columns", no_argument, NULL, ARG_LIST_COLUMNS },
+        { "list-keys", no_argument, NULL, ARG_LIST_KEYS },
         {},
 };
 
@@ -87,6 +99,7 @@ static const char *verbs_taking(unsigned takes, const char *option, char *buf, s
 
 static void help(void) {
         char json[128], prometheus[64]; /* verbs_taking() */
+        char columns[128];
 
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
         for (size_t i = 0; i < N_VERBS; i++)
@@ -102,7 +115,7 @@ static void help(void) {
         printf("  --help, --version\n\n"
                "Options of status (the table):\n"
                "  -o, --output LIST       columns, comma-separated; +LIST adds to the default\n"
-               "                          (NAME,CLASS,BUS,FACTS,TARGET,CURRENT,RULE); see the\n"
+               "                          (%s); see the\n"
                "                          man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON\n"
                "  -l, --list              one row per device, no tree\n"
                "  -r, --raw               cells separated by one blank, escaped; no tree\n"
@@ -122,7 +135,43 @@ static void help(void) {
                "  --write                 make the suggestion a rule for the device by the\n"
                "                          same ids, and apply it\n\n"
                "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
-               "write or output that could not be written, 2 usage error.\n");
+               "write or output that could not be written, 2 usage error.\n",
+               status_default_columns(columns, sizeof(columns)));
+}
+
+/* --list-options: "VERB --NAME [-X]" a line, "* --NAME" for main's. */
+static void list_options(const char *verb, const struct option *opts) {
+        for (const struct option *o = opts; o && o->name; o++) {
+                if (opts == main_options && o->val >= ARG_LIST_VERBS)
+                        continue; /* hidden */
+                printf("%s --%s", verb, o->name);
+                if (o->val > 0 && o->val < 0x100)
+                        printf(" -%c", o->val);
+                printf("\n");
+        }
+}
+
+static void list_table(int which) {
+        const char *name, *section;
+
+        switch (which) {
+        case ARG_LIST_VERBS:
+                for (size_t i = 0; i < N_VERBS; i++)
+                        printf("%s\n", verbs[i].name);
+                break;
+        case ARG_LIST_OPTIONS:
+                list_options("*", main_options);
+                for (size_t i = 0; i < N_VERBS; i++)
+                        list_options(verbs[i].name, verbs[i].options);
+                break;
+        case ARG_LIST_COLUMNS:
+                status_list_columns();
+                break;
+        case ARG_LIST_KEYS:
+                for (size_t i = 0; (name = ra_config_key(i, &section)); i++)
+                        printf("%s %s\n", section, name);
+                break;
+        }
 }
 
 const char *short_rule(const char *rule) {
@@ -153,7 +202,7 @@ static void close_stdout(void) {
                 ctl_error(NULL, "write error: %s", strerror(errno));
         else
                 ctl_error(NULL, "write error");
-        _exit(EXIT_FAILURE_);
+        _exit(EXIT_FAILURE);
 }
 
 void ctl_refuse_option(const char *verb, const char *option) {
@@ -222,6 +271,12 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
                 }
                 return 0;
         case ARG_ROOT:
+                /* Refused here, before anything is read: paths below a longer
+                 * root would not fit, and nothing may fall back to the host's. */
+                if (ra_root_check(arg) < 0) {
+                        ctl_error(NULL, "--root: longer than %d bytes, refused", RA_ROOT_MAX);
+                        return -EINVAL;
+                }
                 ctl->root = arg;
                 return 0;
         case ARG_HELP:
@@ -229,6 +284,12 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
                 exit(EXIT_OK);
         case ARG_VERSION:
                 printf("readahead-ctl %s\n", RA_VERSION);
+                exit(EXIT_OK);
+        case ARG_LIST_VERBS:
+        case ARG_LIST_OPTIONS:
+        case ARG_LIST_COLUMNS:
+        case ARG_LIST_KEYS:
+                list_table(c);
                 exit(EXIT_OK);
         default:
                 return -EINVAL;
@@ -303,13 +364,13 @@ static int run_verb(struct ctl *ctl, int argc, char **argv) {
         r = ra_config_load(ctl->root, &ctl->config);
         if (r < 0) {
                 ctl_error(NULL, "cannot load configuration: %s", strerror(-r));
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         ctl->udev = udev_new();
         if (!ctl->udev) {
                 ctl_error(NULL, "out of memory");
                 ra_config_free(ctl->config);
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
 
         r = verb->run(ctl, n_args, args);
@@ -347,7 +408,7 @@ int main(int argc, char **argv) {
         char **words = calloc((size_t) argc + 1, sizeof(*words));
         if (!words) {
                 ctl_error(NULL, "out of memory");
-                return EXIT_FAILURE_;
+                return EXIT_FAILURE;
         }
         int n = 0;
         for (int i = 0; i < argc; i++)

@@ -4,15 +4,20 @@
 #include <getopt.h>
 #include <libudev.h>
 #include <stdbool.h>
+#include <stdlib.h> /* EXIT_FAILURE */
 
 #include "config.h"
 
-/* Exit codes, documented in --help and the README. */
+/* Exit codes, documented in --help and the README: EXIT_OK, EXIT_FAILURE
+ * (stdlib.h's 1: an error in configuration, a device or a write) and
+ * EXIT_USAGE. */
 enum {
         EXIT_OK = 0,
-        EXIT_FAILURE_ = 1, /* an error in configuration, a device or a write */
         EXIT_USAGE = 2,
 };
+/* The old name, for the branches that still use it (ctl-advise.c,
+ * ctl-calibrate.c); goes once they are merged. */
+#define EXIT_FAILURE_ EXIT_FAILURE
 
 enum output_format {
         FORMAT_TABLE,
@@ -74,6 +79,9 @@ extern const struct option verb_status_options[];
 /* -o, -l, -r, -n: options of the table, which status refuses in the other
  * formats; every verb names them "of the status table". */
 bool verb_status_table_option(const char *option);
+/* The status table's columns, one a line: NAME JSON-FIELD GAUGE ("-": none)
+ * (--list-columns). */
+void status_list_columns(void);
 int verb_explain(struct ctl *ctl, int argc, char **argv);
 int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include "device-json.h"
+#include "status-columns.h"
 
 void json_device_fields(struct json *j, const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
-        const bool has_target = ra_plan_has_target(&d->plan);
 
         json_string(j, "name", f->name);
         json_string(j, "kind", f->kind == RA_KIND_BLOCK ? "block" : "mount");
@@ -17,9 +17,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         json_uint(j, "size_bytes", f->size_bytes);
         json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
         json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
-        json_uint_or_null(j, "target_kb", has_target, d->plan.decision.target_kb);
-        json_uint_or_null(j, "current_kb", f->current_known, f->current_kb);
-        json_boolean(j, "drift", device_drifts(d));
+        status_columns_json(j, d); /* target_kb, current_kb, drift */
         json_string(j, "deferred", d->plan.decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
                 json_string(j, "mount_point", ra_str(f->mount_point));

@@ -20,6 +20,8 @@ struct ctl_device {
 
 /* All whole disks, in udev's order, then the mounts; with their parents. */
 int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_device **ret, size_t *ret_n);
+/* Its failure, in every verb's words: "cannot list devices: <strerror>". */
+#define DEVICES_LIST_FAILED "cannot list devices"
 
 /* One disk by kernel name ("sda") or any path to its node ("/dev/sda",
  * "/dev/mapper/NAME", "/dev/disk/by-id/..."), one mount by bdi name or mount

@@ -47,25 +47,35 @@ int mkdir_parents(char *path) {
         return 0;
 }
 
-/* "VERB-<id>", only characters a section name may hold; long ids keep
- * their start and get a hash of the whole, so that two never collide. */
+/* How much of an escaped id a rule's name keeps: "calibrate-ID_SERIAL-",
+ * this, "-" and the hash fit a section name (63 bytes). */
+#define DROPIN_VALUE_MAX 24
+
+/* "VERB-KEY-VALUE": the key in the name, so that ID_WWN=X and ID_SERIAL=X
+ * differ; the value escaped one to one (a byte outside [A-Za-z0-9.-] becomes
+ * _XX, its hex), so that X/1 and X:1 differ. Long values keep their start
+ * and get a hash of the whole; dropin_write() refuses a file that holds
+ * another id, so even a hash collision overwrites nothing. */
 static void rule_name(const char *verb, const struct stable_id *id, char *buf, size_t size) {
-        char clean[STABLE_ID_MAX + 1];
+        char clean[3 * STABLE_ID_MAX + 1];
         size_t n = 0;
         uint32_t hash = 2166136261u; /* FNV-1a */
 
-        for (const char *p = id->value; *p && n < sizeof(clean) - 1; p++) {
+        for (const char *p = id->key; *p; p++)
                 hash = (hash ^ (uint8_t) *p) * 16777619u;
-                clean[n++] = (char) ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
-                                                     (*p >= '0' && *p <= '9') || strchr("-_.", *p)
-                                             ? *p
-                                             : '_');
+        for (const char *p = id->value; *p && n + 4 <= sizeof(clean); p++) {
+                hash = (hash ^ (uint8_t) *p) * 16777619u;
+                if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+                    *p == '-' || *p == '.')
+                        clean[n++] = *p;
+                else
+                        n += (size_t) snprintf(clean + n, sizeof(clean) - n, "_%02x", (uint8_t) *p);
         }
         clean[n] = 0;
-        if (n > 40)
-                snprintf(buf, size, "%s-%.40s-%08x", verb, clean, hash);
+        if (n > DROPIN_VALUE_MAX)
+                snprintf(buf, size, "%s-%s-%.*s-%08x", verb, id->key, DROPIN_VALUE_MAX, clean, hash);
         else
-                snprintf(buf, size, "%s-%s", verb, clean);
+                snprintf(buf, size, "%s-%s-%s", verb, id->key, clean);
 }
 
 /* The id as a glob that matches only itself. */
@@ -79,6 +89,60 @@ static void glob_escape(const char *s, char *buf, size_t size) {
         buf[n] = 0;
 }
 
+/* An earlier drop-in of this name for another id (a hash collision of
+ * long ids, or a file edited by hand) is not overwritten. */
+static int dropin_holds_other_rule(const char *verb, const char *path, const char *key, const char *glob) {
+        char line[256], want[sizeof(line)];
+        bool other = false;
+        FILE *f = fopen(path, "re");
+
+        if (!f)
+                return errno == ENOENT ? 0 : -errno;
+        snprintf(want, sizeof(want), "Property=%s=%s\n", key, glob);
+        while (fgets(line, sizeof(line), f))
+                if (strncmp(line, "Property=", 9) == 0 && strcmp(line, want) != 0)
+                        other = true;
+        fclose(f);
+        if (other) {
+                ctl_error(verb, "%s holds a rule for another device: not overwritten", path);
+                return -EEXIST;
+        }
+        return 0;
+}
+
+int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct stable_id *id) {
+        struct ctl_device *list = NULL;
+        size_t n = 0;
+        int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
+
+        if (r < 0) {
+                ctl_error(verb, "cannot list devices to check that %s=%s names %s alone: %s", id->key, id->value,
+                          f->name, strerror(-r));
+                return r;
+        }
+        for (size_t i = 0; i < n && r == 0; i++) {
+                const struct ra_facts *o = &list[i].facts;
+                const char *v = ra_facts_get_prop(o, id->key);
+                if (o->kind == RA_KIND_BLOCK && strcmp(o->name, f->name) != 0 && v && strcmp(v, id->value) == 0) {
+                        ctl_error(verb,
+                                  "%s=%s names %s and %s too: a rule by it would decide both; nothing written, "
+                                  "add a rule by hand",
+                                  id->key, id->value, f->name, o->name);
+                        r = -ENOTUNIQ;
+                }
+        }
+        devices_free(list, n);
+        return r;
+}
+
+const char *dropin_refused_class(const struct ra_facts *f) {
+        if (f->class == RA_CLASS_MEMORY)
+                return "a memory device (zram, brd, pmem): readahead would only copy RAM to RAM";
+        if (f->class == RA_CLASS_OPTICAL)
+                return "an optical drive: its firmware reads ahead on its own";
+        return NULL;
+}
+
 int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct stable_id *id,
                  const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
                  size_t path_size) {
@@ -88,9 +152,21 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         struct tm tm;
         int fd, r;
 
+        if (cfg->root_refused) {
+                ctl_error(verb, "the configuration root is refused: nothing written");
+                return -ENAMETOOLONG;
+        }
         rule_name(verb, id, section, section_size);
-        snprintf(path, path_size, "%s%s/profiles/%s.conf.d/%02u-%s.conf", cfg->root, ra_config_dirs[0],
-                 cfg->agent.profile, order, section);
+        int len = snprintf(path, path_size, "%s%s/profiles/%s.conf.d/%02u-%s.conf", cfg->root, ra_config_dirs[0],
+                           cfg->agent.profile, order, section);
+        if (len < 0 || (size_t) len >= path_size) {
+                ctl_error(verb, "the drop-in's path below %s is too long: nothing written", cfg->root);
+                return -ENAMETOOLONG;
+        }
+        glob_escape(id->value, glob, sizeof(glob));
+        r = dropin_holds_other_rule(verb, path, id->key, glob);
+        if (r < 0)
+                return r;
         r = mkdir_parents(path);
         if (r < 0) {
                 ctl_error(verb, "cannot create the directory of %s: %s", path,
@@ -113,7 +189,6 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         }
         gmtime_r(&now, &tm);
         strftime(when, sizeof(when), "%Y-%m-%d %H:%M UTC", &tm);
-        glob_escape(id->value, glob, sizeof(glob));
         /* Short lines: a profile line may hold at most 199 characters. */
         fprintf(out,
                 "# Written by readahead-ctl %s on %s.\n"

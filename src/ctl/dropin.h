@@ -43,6 +43,14 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
 int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char *path, const char *section,
                  bool line_on_stderr, uint64_t *ret_after_kb);
 
+/* -ENOTUNIQ, with a message naming the other device, when another present
+ * whole disk has the same id: a rule by it would decide both. */
+int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct stable_id *id);
+
+/* Why a rule for this device is not ours to write (memory devices, optical
+ * drives: the profile leaves them alone), or NULL. */
+const char *dropin_refused_class(const struct ra_facts *f);
+
 /* The error for --write on a device that find_stable_id() finds nothing for. */
 void stable_id_missing(const char *verb, const char *name);
 

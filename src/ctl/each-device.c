@@ -15,15 +15,15 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 size_t n = 0;
                 int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
                 if (r < 0) {
-                        ctl_error(verb, "cannot list devices: %s", strerror(-r));
-                        return EXIT_FAILURE_;
+                        ctl_error(verb, "%s: %s", DEVICES_LIST_FAILED, strerror(-r));
+                        return EXIT_FAILURE;
                 }
                 for (size_t i = 0; i < n && res != WRITE_DENIED; i++) {
                         res = fn(&list[i]);
                         ok = ok && res == WRITE_OK;
                 }
                 devices_free(list, n);
-                return ok ? EXIT_OK : EXIT_FAILURE_;
+                return ok ? EXIT_OK : EXIT_FAILURE;
         }
 
         for (int i = 0; i < argc && res != WRITE_DENIED; i++) {
@@ -38,5 +38,5 @@ int for_each_device(struct ctl *ctl, const char *verb, int argc, char **argv,
                 ok = ok && res == WRITE_OK;
                 device_done(&d);
         }
-        return ok ? EXIT_OK : EXIT_FAILURE_;
+        return ok ? EXIT_OK : EXIT_FAILURE;
 }

@@ -175,32 +175,35 @@ static char *vformat(char *small, size_t size, const char *fmt, va_list ap) {
         return text;
 }
 
-void ctl_error(const char *verb, const char *fmt, ...) {
-        char small[512], *text;
-        va_list ap;
+/* fmt with ap, printed as an error of verb (people: false) or escaped for
+ * people (f, no prefix): the one formatting of both printers below. */
+static void vprint(FILE *f, bool people, const char *verb, const char *fmt, va_list ap) {
+        char small[512], *text = vformat(small, sizeof(small), fmt, ap);
 
-        va_start(ap, fmt);
-        text = vformat(small, sizeof(small), fmt, ap);
-        va_end(ap);
         if (!text)
                 return;
-        fprintf(stderr, "readahead-ctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", text);
+        if (people)
+                ra_fputs_people(f, text); /* cut when memory ran out, but never raw */
+        else
+                fprintf(f, "readahead-ctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", text);
         if (text != small)
                 free(text);
 }
 
-void fprintf_people(FILE *f, const char *fmt, ...) {
-        char small[512], *text;
+void ctl_error(const char *verb, const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        text = vformat(small, sizeof(small), fmt, ap);
+        vprint(stderr, false, verb, fmt, ap);
         va_end(ap);
-        if (!text)
-                return;
-        ra_fputs_people(f, text); /* cut when memory ran out, but never raw */
-        if (text != small)
-                free(text);
+}
+
+void fprintf_people(FILE *f, const char *fmt, ...) {
+        va_list ap;
+
+        va_start(ap, fmt);
+        vprint(f, true, NULL, fmt, ap);
+        va_end(ap);
 }
 
 const char *format_bytes_short(uint64_t bytes, char buf[static 16]) {

@@ -8,7 +8,8 @@
 struct json_object;
 
 /*
- * JSON for status, explain and calibrate: the calls build a json-c document
+ * JSON for every verb that takes --json (TAKES_JSON in ctl.c's verb table):
+ * the calls build a json-c document
  * in order (json-c keeps the order of keys), json_finish() prints it and
  * frees it. Strings go through ra_json_quote() (text.h), so the output is
  * valid UTF-8 whatever bytes a device or a mount gave us.

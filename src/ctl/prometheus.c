@@ -5,30 +5,42 @@
 
 #include "advice-record.h"
 #include "prometheus.h"
+#include "status-columns.h"
+#include "text.h"
 
 /* Label values escape backslash, double quote and newline (the exposition
- * format's only escapes); other bytes pass, the format is UTF-8 already. */
+ * format's only escapes) and must be UTF-8: an invalid byte (a mount point
+ * can hold any) becomes U+FFFD, as in our JSON. */
 static void put_label_value(FILE *out, const char *s) {
-        for (; *s; s++)
-                switch (*s) {
-                case '\\':
-                        fputs("\\\\", out);
-                        break;
-                case '"':
-                        fputs("\\\"", out);
-                        break;
-                case '\n':
-                        fputs("\\n", out);
-                        break;
-                default:
-                        fputc(*s, out);
+        size_t len = strlen(s);
+        for (size_t i = 0; i < len;) {
+                unsigned cp;
+                size_t k = ra_utf8_decode(s + i, len - i, &cp);
+                if (k == 0) {
+                        fputs("\xef\xbf\xbd", out);
+                        i++;
+                        continue;
                 }
+                if (s[i] == '\\')
+                        fputs("\\\\", out);
+                else if (s[i] == '"')
+                        fputs("\\\"", out);
+                else if (s[i] == '\n')
+                        fputs("\\n", out);
+                else
+                        fwrite(s + i, 1, k, out);
+                i += k;
+        }
 }
 
 void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class) {
         fputs("{device=\"", out);
         put_label_value(out, device);
-        fprintf(out, "\",kind=\"%s\",class=\"%s\"}", kind, class);
+        fputs("\",kind=\"", out);
+        put_label_value(out, kind);
+        fputs("\",class=\"", out);
+        put_label_value(out, class);
+        fputs("\"}", out);
 }
 
 const char *prometheus_kind(const struct ra_facts *f) {
@@ -40,34 +52,20 @@ static void put_labels(FILE *out, const struct ra_facts *f) {
 }
 
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
-        static const struct {
-                const char *name, *help;
-        } metrics[] = {
-                { "readahead_target_bytes", "read_ahead_kb the active profile chooses, in bytes (absent: left alone)" },
-                { "readahead_current_bytes", "read_ahead_kb the kernel holds now, in bytes" },
-                { "readahead_drift", "1 when the kernel holds another value than the target" },
-        };
+        for (size_t c = 0; c < _COL_MAX; c++) {
+                const struct status_column *col = &status_columns[c];
 
-        for (size_t m = 0; m < sizeof(metrics) / sizeof(metrics[0]); m++) {
-                fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", metrics[m].name, metrics[m].help, metrics[m].name);
+                if (!col->metric)
+                        continue;
+                fprintf(out, "# HELP %s %s\n# TYPE %s gauge\n", col->metric, col->metric_help, col->metric);
                 for (size_t i = 0; i < n; i++) {
-                        const struct ctl_device *d = &list[i];
-                        const struct ra_facts *f = &d->facts;
                         uint64_t v;
 
-                        if (m == 0) {
-                                if (!ra_plan_has_target(&d->plan))
-                                        continue;
-                                v = d->plan.decision.target_kb * 1024;
-                        } else if (m == 1) {
-                                if (!f->current_known)
-                                        continue;
-                                v = f->current_kb * 1024;
-                        } else
-                                v = device_drifts(d) ? 1 : 0;
-                        fputs(metrics[m].name, out);
-                        put_labels(out, f);
-                        fprintf(out, " %" PRIu64 "\n", v);
+                        if (!status_column_value(&list[i], (enum column_id) c, &v))
+                                continue;
+                        fputs(col->metric, out);
+                        put_labels(out, &list[i].facts);
+                        fprintf(out, " %" PRIu64 "\n", col->value == VALUE_KB ? v * 1024 : v);
                 }
         }
 }

@@ -8,8 +8,10 @@
 
 /*
  * status in the Prometheus text exposition format, for node_exporter's
- * textfile collector: readahead_target_bytes, readahead_current_bytes and
- * readahead_drift, labelled device, kind and class.
+ * textfile collector: the gauge of each value column (status-columns.h:
+ * readahead_target_bytes, readahead_current_bytes, readahead_drift,
+ * readahead_kernel_bytes),
+ * labelled device, kind and class.
  */
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n);
 

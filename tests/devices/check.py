@@ -9,7 +9,6 @@ snapshot) come from tests/netfs/check.py.
 Output is read as bytes: a defect may be invalid UTF-8 or a stray newline.
 """
 
-import json
 import os
 import re
 import subprocess
@@ -44,21 +43,8 @@ def check_bytes(what, expected, got):
     check_eq(what, text(expected), text(got))
 
 
-def ctl_json(label, *args):
-    rc, out, err, _ = ctl(*args)
-    if rc != 0:
-        show(label, rc, out, err)
-        fail(label, "exit 0", ratest.describe_rc(rc))
-        return None
-    try:
-        return json.loads(out)
-    except ValueError as e:
-        fail(f"{label} is JSON", "JSON", f"{e}: {out[:300]!r}")
-        return None
-
-
-def device(doc, name):
-    return next((d for d in (doc or {}).get("devices", []) if d.get("name") == name), None)
+ctl_json = ratest.ctl_json
+device = ratest.device
 
 
 def block_ra(name):
@@ -70,39 +56,18 @@ def block_ra(name):
         return None
 
 
-def parse_tree():
-    """Block devices of the tree as {name: {"devpath", "props": [(k, v)]}}."""
-    devices = {}
-    with open(os.environ["RA_DEVICES_TREE"]) as f:
-        for rec in f.read().split("\n\n"):
-            dev = {"props": []}
-            for line in rec.split("\n"):
-                kind, _, rest = line.partition(": ")
-                if kind == "P":
-                    dev["devpath"] = rest
-                elif kind == "N":
-                    dev["name"] = rest
-                elif kind == "E":
-                    dev["props"].append(tuple(rest.split("=", 1)))
-            if "name" in dev:
-                devices[dev["name"]] = dev
-    return devices
-
-
 SEQNUM = [7000]
 
 
 def block_event(name, action="change"):
     """The agent for a block event of name, environment as udev gives it:
     (rc, stdout bytes)."""
-    dev = parse_tree()[name]
+    dev = ratest.parse_umockdev(os.environ["RA_DEVICES_TREE"])[name]
     env = dict(dev["props"])
     SEQNUM[0] += 1
     env.update({"DEVPATH": dev["devpath"], "ACTION": action, "SEQNUM": str(SEQNUM[0]),
                 "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
-    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
+    env = ratest.testbed_env(env)
     rc, out, err, _ = run_bytes([os.environ["RA_AGENT"], "--root", root()], env=env, timeout=nf.AGENT_TIMEOUT)
     show(f"agent {action} {name}", rc, out, err)
     check_eq(f"agent {action} {name}: exit status", "exit 0", ratest.describe_rc(rc))

@@ -54,23 +54,10 @@ def no_terminal_controls(label, text):
 
 
 def ctl_json(label, *args):
-    rc, out, err, _ = ctl(*args)
-    if rc != 0:
-        show(label, rc, out, err)
-        fail(label, "exit 0", ratest.describe_rc(rc))
-        return None
-    text = strict_utf8(f"{label} output", out)
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError as e:
-        fail(f"{label} is JSON", "JSON", f"{e}: {text[:300]!r}")
-        return None
+    return ratest.ctl_json(label, *args, decode=lambda out: strict_utf8(f"{label} output", out))
 
 
-def device(doc, name):
-    return next((d for d in (doc or {}).get("devices", []) if d.get("name") == name), None)
+device = ratest.device
 
 
 def check_device(label, doc, name, fields):
@@ -93,46 +80,23 @@ def dropin(rel, text):
 
 # ------------------------------------------------------------------ the tree
 
-def parse_tree():
-    """Devices of the tree as {name: {"devpath", "props": [(k, v bytes)]}}."""
-    devices = {}
-    with open(os.environ["RA_HOSTILE_TREE"], "rb") as f:
-        for block in f.read().split(b"\n\n"):
-            dev = {"props": []}
-            for line in block.split(b"\n"):
-                kind, _, rest = line.partition(b": ")
-                if kind == b"P":
-                    dev["devpath"] = rest.decode()
-                elif kind == b"N":
-                    dev["name"] = rest.decode()
-                elif kind == b"E":
-                    k, _, v = rest.partition(b"=")
-                    dev["props"].append((k.decode(), v))
-            if "name" in dev:
-                devices[dev["name"]] = dev
-    return devices
-
-
 SEQNUM = [5000]
 
 
 def block_event(name, extra_args=(), agent=None, action="change"):
     """The agent for a block event of name, environment as udev gives it."""
-    dev = parse_tree()[name]
-    env = {k.encode(): v for k, v in dev["props"]}
+    dev = ratest.parse_umockdev(os.environ["RA_HOSTILE_TREE"], raw_values=True)[name]
+    # the values as bytes: subprocess gives them back to the agent unchanged
+    env = {k: v.decode(errors="surrogateescape") for k, v in dev["props"]}
     SEQNUM[0] += 1
-    env.update({b"DEVPATH": dev["devpath"].encode(), b"ACTION": action.encode(),
-                b"SEQNUM": str(SEQNUM[0]).encode(),
-                b"PATH": os.environ.get("PATH", "/usr/bin:/bin").encode()})
-    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k.encode()] = os.environ[k].encode()
-    env = ratest.sanitizer_env({k.decode(): v.decode(errors="surrogateescape") for k, v in env.items()})
+    env.update({"DEVPATH": dev["devpath"], "ACTION": action, "SEQNUM": str(SEQNUM[0]),
+                "PATH": os.environ.get("PATH", "/usr/bin:/bin")})
+    env = ratest.testbed_env(env)
     argv = [agent or os.environ["RA_AGENT"], "--root", root(), *extra_args]
     rc, out, err, secs = run_bytes(argv, env=env, timeout=nf.AGENT_TIMEOUT)
     show(f"agent {action} {name}", rc, out, err)
     check_eq(f"agent {action} {name}: exit status", "exit 0", ratest.describe_rc(rc))
-    return nf.parse_props(f"agent {action} {name}", out.decode(errors="replace")), err.decode(errors="replace")
+    return ratest.parse_agent_lines(f"agent {action} {name}", out.decode(errors="replace")), err.decode(errors="replace")
 
 
 def block_ra(name):
@@ -157,7 +121,7 @@ def dry_run_waiter():
     rc, out, err, secs = run_bytes([os.environ["RA_AGENT"], "--root", root(), "--dry-run"],
                                    env=nf.event_env("0:53", 4001), timeout=nf.AGENT_TIMEOUT)
     show("agent --dry-run add 0:53 (no mount yet)", rc, out, err)
-    props = nf.parse_props("agent --dry-run", out.decode(errors="replace"))
+    props = ratest.parse_agent_lines("agent --dry-run", out.decode(errors="replace"))
     check_eq("agent --dry-run: READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
     check_eq("agent --dry-run: READAHEAD_WAIT (a dry run never hands off to systemd)", "process",
              props.get("READAHEAD_WAIT"))
@@ -193,7 +157,10 @@ def terminal_escapes():
     # ESC ] 0 ; owned BEL (sets the terminal title), a newline, two invalid bytes.
     evil = ("55 27 0:56 / /home/u/\\033]0;owned\\007evil\\012row\\377\\376 rw,nosuid shared:40 - "
             "fuse.evil\\033[2J evil@host:/x rw,user_id=1000")
-    nf.set_mountinfo([NFS4_1M, evil])
+    # A FUSE mount with no bdi 0:57 in the tree: reset has nothing to set
+    # and says so, its type (with a control) escaped as apply prints it.
+    no_bdi = "56 27 0:57 / /mnt/share rw,relatime shared:41 - fuse.vbox\\033[2Jsf share rw"
+    nf.set_mountinfo([NFS4_1M, evil, no_bdi])
     evil_mp = "/home/u/\x1b]0;owned\x07evil\nrow\ufffd\ufffd"
     dropin("profiles/default.conf.d/50-match.conf",
            "[Rule samsung]\nProperty=ID_MODEL=Samsung*\nSize=1M\n\n"
@@ -221,6 +188,15 @@ def terminal_escapes():
         text = strict_utf8(f"explain {what} (text)", out)
         if text is not None:
             no_terminal_controls(f"explain {what} (text)", text)
+    rc, out, err, _ = ctl("reset", "/mnt/share")
+    show("reset /mnt/share", rc, out, err)
+    text = strict_utf8("reset /mnt/share", out)
+    if text is not None:
+        no_terminal_controls("reset /mnt/share", text)
+        if "(fuse.vbox\\x1b[2Jsf: no bdi of this name)" in text:
+            ok("reset /mnt/share shows the filesystem type with \\xHH escapes")
+        else:
+            fail("reset /mnt/share shows the type escaped", "(fuse.vbox\\x1b[2Jsf: no bdi of this name)", text)
     rc, out, err, _ = ctl("explain", "sdu")
     text = out.decode(errors="replace")
     if "\\x1b]0;owned\\x07\\x1b[2J\\x1b[31mEvil\\xc2\\x9b2JDisk" in text:
@@ -310,7 +286,7 @@ def no_truncation():
                                 timeout=nf.AGENT_TIMEOUT)
     show("agent at a 300-byte path, add 0:55 (no mount yet)", rc, out, err)
     check_eq("agent at a long path: READAHEAD_RESULT", "pending",
-             nf.parse_props("long-path agent", out.decode(errors="replace")).get("READAHEAD_RESULT"))
+             ratest.parse_agent_lines("long-path agent", out.decode(errors="replace")).get("READAHEAD_RESULT"))
     nf.set_mountinfo([NFS4_1M.replace("40 27 0:53 / /mnt/data", "45 27 0:55 / /mnt/late")])
     if ratest.wait_until(lambda: nf.bdi_ra("0:55") == "4096", 10):
         ok("the waiter exec'd from a 300-byte path set 0:55 to 4096")

@@ -60,6 +60,66 @@ def sanitizer_env(env):
     return env
 
 
+def testbed_env(env):
+    """env for a program run in the testbed as udev runs it: plus what
+    umockdev and the sanitizers need from this process's environment."""
+    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            env[k] = os.environ[k]
+    return sanitizer_env(env)
+
+
+AGENT_LINE_PREFIX = "READAHEAD_"
+
+
+def parse_agent_lines(label, out):
+    """The agent's stdout, READAHEAD_*=VALUE lines only, each key once: a
+    {KEY: VALUE} dict; every other line is a failure."""
+    props = {}
+    for line in out.splitlines():
+        k, eq, v = line.partition("=")
+        if (not eq or not k.startswith(AGENT_LINE_PREFIX) or not k.replace("_", "").isalnum()
+                or not k.isupper()):
+            fail(f"{label}: stdout is READAHEAD_*=VALUE lines only", "KEY=VALUE", repr(line))
+            continue
+        if k in props:
+            fail(f"{label}: {k} printed once", "one line", f"{props[k]!r} and {v!r}")
+        props[k] = v
+    return props
+
+
+def parse_umockdev(path, raw_values=False):
+    """The devices of a .umockdev record file, by kernel name (N:, else the
+    devpath's last part): {"devpath", "name", "props": [(k, v)], "links",
+    "attrs"}; with raw_values, property values stay bytes (a hostile tree's
+    are not text)."""
+    devices = {}
+    with open(path, "rb") as f:
+        blocks = f.read().split(b"\n\n")
+    for block in blocks:
+        dev = {"props": [], "links": [], "attrs": {}}
+        for line in block.split(b"\n"):
+            kind, _, rest = line.partition(b": ")
+            if kind == b"E":
+                k, _, v = rest.partition(b"=")
+                dev["props"].append((k.decode(), v if raw_values else v.decode()))
+                continue
+            text = rest.decode(errors="surrogateescape")
+            if kind == b"P":
+                dev["devpath"] = text
+            elif kind == b"N":
+                dev["name"] = text
+            elif kind == b"S":
+                dev["links"].append(text)
+            elif kind == b"A":
+                k, _, v = text.partition("=")
+                dev["attrs"][k] = v
+        if "devpath" in dev:
+            dev.setdefault("name", os.path.basename(dev["devpath"]))
+            devices[dev["name"]] = dev
+    return devices
+
+
 def run(argv, env=None, timeout=60):
     """(rc, stdout, stderr, seconds) as text; rc None on timeout."""
     t0 = time.monotonic()
@@ -153,6 +213,30 @@ def show(label, rc, out, err):
     print(f"---- {label} ({describe_rc(rc)})")
     for line in (out + err).decode(errors="backslashreplace").splitlines()[:60]:
         print(f"     {line}")
+
+
+def ctl_json(label, *args, decode=None):
+    """readahead-ctl ARGS (ctl()) that must exit 0 and print JSON: the
+    document, or None after a failure. decode(out) turns stdout into text,
+    None when it failed (default: bytes as they are)."""
+    rc, out, err, _ = ctl(*args)
+    if rc != 0:
+        show(label, rc, out, err)
+        fail(label, "exit 0", describe_rc(rc))
+        return None
+    text = decode(out) if decode else out
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        fail(f"{label} is JSON", "JSON", f"{e}: {text[:300]!r}")
+        return None
+
+
+def device(doc, name):
+    """The device called name in a status --json document, or None."""
+    return next((d for d in (doc or {}).get("devices", []) if d.get("name") == name), None)
 
 
 def case_decorator(cases):

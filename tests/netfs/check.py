@@ -227,23 +227,10 @@ def event_env(bdi, seqnum):
         "SEQNUM": str(seqnum),
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
     }
-    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    return sanitizer_env(env)
+    return ratest.testbed_env(env)
 
 
-def parse_props(label, out):
-    props = {}
-    for line in out.splitlines():
-        k, eq, v = line.partition("=")
-        if not eq or not k.startswith("READAHEAD_") or not k.isupper():
-            fail(f"{label}: stdout is READAHEAD_*=VALUE lines only", "KEY=VALUE", repr(line))
-            continue
-        if k in props:
-            fail(f"{label}: {k} printed once", "one line", f"{props[k]!r} and {v!r}")
-        props[k] = v
-    return props
+parse_props = ratest.parse_agent_lines
 
 
 SEQNUM = [2000]

@@ -73,3 +73,79 @@ ra_expect_better() {
         python3 -c 'import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if (a > b * 1.25 if sys.argv[3] == "higher" else a < b * 0.8) else 1)' \
                 "$2" "$3" "$4" || ra_fail "$1 did not improve: before $2, after $3"
 }
+
+# ra_hdd_group TAG VAR PROCS [ra_emu_cgroup options...]: an HDD model device
+# (as ra_hdd) throttled in a cgroup of its own, ra-test-NAME-TAG-PID (with
+# the options, e.g. -m BYTES, in the same cgroup); VAR gets its name, the
+# array PROCS the cgroup.procs files a workload of this group runs in.
+ra_hdd_group() {
+        local tag=$1 var=$2 procs=$3 name
+        shift 3
+        ra_attach 64G name --direct-io=on
+        [ "$(cat "/sys/block/$name/loop/dio" 2>/dev/null)" = 1 ] ||
+                ra_skip "the loop driver did not turn on direct I/O for $name"
+        ra_cgroup_group "$tag" "$procs" "$name" "$@"
+        echo 1 >"/sys/block/$name/queue/rotational"
+        printf -v "$var" '%s' "$name"
+}
+
+# ra_cgroup_group TAG PROCS DEV [options...]: another cgroup, throttling DEV
+# as the HDD model, for a second group of readers of the same device.
+ra_cgroup_group() {
+        local tag=$1 procs=$2 dev=$3 first=${#RA_EMU_PROCS[@]}
+        shift 3
+        ra_emu_cgroup "ra-test-$RA_TEST_NAME-$tag-$$" -t "$(cat "/sys/block/$dev/dev")" 125 104857600 "$@" ||
+                ra_fail "could not create the cgroup of $tag"
+        eval "$procs=(\"\${RA_EMU_PROCS[@]:$first}\")"
+        ra_log "group $tag: $dev, cgroups ${RA_EMU_DIRS[*]:$first}"
+}
+
+# ra_workload_in PROCS DEV OUT ARGS...: ra_workload_bg in the group PROCS
+# only; its pid in RA_WORKLOAD_PID.
+ra_workload_in() {
+        local -n group=$1
+        local saved=("${RA_EMU_PROCS[@]}")
+        RA_EMU_PROCS=("${group[@]}")
+        local keep=("${RA_BG_PIDS[@]}")
+        ra_workload_bg "${@:2}"
+        RA_BG_PIDS=("${keep[@]}" "$RA_WORKLOAD_PID")
+        RA_EMU_PROCS=("${saved[@]}")
+}
+
+# ra_workload_join PID DEV OUT: ra_workload_wait for the workload PID.
+ra_workload_join() {
+        local keep=("${RA_BG_PIDS[@]}")
+        RA_WORKLOAD_PID=$1
+        ra_workload_wait "$2" "$3"
+        RA_BG_PIDS=()
+        for p in "${keep[@]}"; do [ "$p" = "$1" ] || RA_BG_PIDS+=("$p"); done
+}
+
+# ra_advise_devices OUT SECONDS DEV...: readahead-ctl --json advise of
+# several devices at once; logs each device's advice and attribution.
+ra_advise_devices() {
+        local out=$1 seconds=$2
+        shift 2
+        RA_ADVISE_RC=0
+        "$RA_CTL" --root "$ROOT" --json advise --time "$seconds" "$@" >"$out" 2>"$out.err" || RA_ADVISE_RC=$?
+        cat "$out.err" >&2
+        python3 -m json.tool "$out" >/dev/null || ra_fail "advise --json printed no JSON: $(cat "$out")"
+        ra_log "cgroups: $(ra_json "$out" 'j["cgroups"]'), cpu $(ra_json "$out" 'j["cpu_seconds"]') s"
+        python3 -c '
+import json, sys
+j = json.load(open(sys.argv[1]))
+for d in j["devices"]:
+    a = d["attribution"]
+    print("# %s: %s: %s %sK: %s | refaults %.1f%%, faults/s %.2f, reclaim %.0f%% | by %s: cgroup refaults %.0f KiB, host share %.0f KiB; cgroup faults %.1f, host share %.1f" % (
+        sys.argv[2], d["device"], d["advice"], d["suggested_kb"], d["reason"], d["refault_share"] * 100,
+        d["major_faults_per_s"], d["reclaim_share"] * 100, a["by"], a["cgroup_refault_bytes"] / 1024,
+        a["host_share_refault_bytes"] / 1024, a["cgroup_major_faults"], a["host_share_major_faults"]))
+' "$out" "$RA_TEST_NAME" >&2
+}
+
+# ra_device_json OUT DEV EXPR: EXPR on the entry of DEV in advise's JSON (as d).
+ra_device_json() {
+        python3 -c 'import json, sys
+d = [d for d in json.load(open(sys.argv[1]))["devices"] if d["device"] == sys.argv[2]][0]
+print(eval(sys.argv[3]))' "$1" "$2" "$3"
+}

@@ -28,7 +28,6 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 TREES = os.path.join(HERE, "trees")
 PAGE_KB = os.sysconf("SC_PAGESIZE") // 1024
 AGENT_TIMEOUT = 10  # seconds; udev wants milliseconds, umockdev and sanitizers are slow
-LINE_PREFIX = "READAHEAD_"
 
 
 # ---------------------------------------------------------------- data files
@@ -55,34 +54,7 @@ def read_tsv(name, tree):
     return rows
 
 
-def parse_tree(path):
-    """The devices of a .umockdev file, by kernel name."""
-    devices = {}
-    with open(path) as f:
-        blocks = f.read().split("\n\n")
-    for block in blocks:
-        dev = {"props": [], "links": [], "attrs": {}}
-        for line in block.splitlines():
-            if not line:
-                continue
-            kind, _, rest = line.partition(": ")
-            if kind == "P":
-                dev["devpath"] = rest
-            elif kind == "N":
-                dev["name"] = rest
-            elif kind == "S":
-                dev["links"].append(rest)
-            elif kind == "E":
-                k, _, v = rest.partition("=")
-                dev["props"].append((k, v))
-            elif kind == "A":
-                k, _, v = rest.partition("=")
-                dev["attrs"][k] = v
-        if "devpath" not in dev:
-            continue
-        name = dev.get("name") or os.path.basename(dev["devpath"])
-        devices[name] = dev
-    return devices
+parse_tree = ratest.parse_umockdev
 
 
 def prop(dev, key):
@@ -371,23 +343,10 @@ def agent_env(dev, action, seqnum):
     env["SEQNUM"] = str(seqnum)
     if dev["links"]:
         env["DEVLINKS"] = " ".join("/dev/" + s for s in dev["links"])
-    for k in ("LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
-        if k in os.environ:
-            env[k] = os.environ[k]
-    return sanitizer_env(env)
+    return ratest.testbed_env(env)
 
 
-def parse_agent_stdout(label, out):
-    lines, props = out.splitlines(), {}
-    for line in lines:
-        k, eq, v = line.partition("=")
-        if not eq or not k.startswith(LINE_PREFIX) or not k.replace("_", "").isalnum() or not k.isupper():
-            fail(f"{label}: stdout is READAHEAD_*=VALUE lines only", "KEY=VALUE", repr(line))
-            continue
-        if k in props:
-            fail(f"{label}: {k} printed once", "one line", f"{props[k]!r} and {v!r}")
-        props[k] = v
-    return props
+parse_agent_stdout = ratest.parse_agent_lines
 
 
 def check_agent(tree, root, vendor, devices):

@@ -78,8 +78,8 @@ static void test_sequential_not_limited(void) {
         observe(&o, 5, &seq128, &h);
         struct ra_advice a = advise_at(128, &o);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
-        CHECK_STR("requests at the readahead size (135K), but the device is busy 2% of the time and its readers "
-                  "stall on I/O 3%: readahead is not the limit",
+        CHECK_STR("requests at the readahead size (135K), but the device is busy 2% of the time, readers "
+                  "stalled on I/O 3%: readahead is not the limit",
                   a.reason);
 }
 
@@ -242,6 +242,109 @@ static void test_gauge(void) {
         CHECK_INT(1, v);
 }
 
+/* Without PSI the reason says the stall is unknown; it never claims 0%. */
+static void test_no_psi_says_unknown(void) {
+        struct ra_observed o = {};
+        struct ra_disk_counters d = seq128;
+        d.io_ticks_ms = 900;
+        for (unsigned i = 0; i < 5; i++)
+                ra_observe_interval(&o, &d, d.read_sectors, &(struct ra_host_counters){}, false, 1.0, 4);
+        struct ra_advice a = advise_at(128, &o);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_STR("sequential reads limited by readahead: requests average 135K at read_ahead_kb 128K, device busy "
+                  "90%, readers' I/O stalls unknown (no PSI), no refaults or memory pressure; raise 128K -> 512K",
+                  a.reason);
+        d.io_ticks_ms = 100;
+        o = (struct ra_observed){};
+        for (unsigned i = 0; i < 5; i++)
+                ra_observe_interval(&o, &d, d.read_sectors, &(struct ra_host_counters){}, false, 1.0, 4);
+        a = advise_at(128, &o);
+        CHECK_STR("requests at the readahead size (135K), but the device is busy 10% of the time, readers' I/O "
+                  "stalls unknown (no PSI): readahead is not the limit",
+                  a.reason);
+}
+
+/* A counter that jumps to 2^64-1, or back, is no reading. */
+static void test_delta_refuses_jumps(void) {
+        struct ra_disk_counters before = { .read_ios = 100, .read_sectors = 8000, .io_ticks_ms = 50 }, now = before, d;
+        now.read_ios = 200;
+        now.read_sectors = 16000;
+        now.io_ticks_ms = 900;
+        CHECK(ra_disk_delta(&now, &before, 1.0, &d));
+        CHECK_U64(100, d.read_ios);
+        CHECK_U64(8000, d.read_sectors);
+        CHECK_U64(850, d.io_ticks_ms);
+        now.read_sectors = UINT64_MAX;
+        CHECK(!ra_disk_delta(&now, &before, 1.0, &d));
+        CHECK_U64(0, d.read_sectors);
+        CHECK_U64(0, d.read_ios);
+        now.read_sectors = 7999; /* reset */
+        CHECK(!ra_disk_delta(&now, &before, 1.0, &d));
+        now.read_sectors = 16000;
+        now.io_ticks_ms = 50 + 5000; /* busy 5 s in one */
+        CHECK(!ra_disk_delta(&now, &before, 1.0, &d));
+
+        struct ra_host_counters hb = { .majfaults = 10, .refault_file_pages = 10 }, hn = hb, h;
+        hn.majfaults = 20;
+        CHECK(ra_host_delta(&hn, &hb, 1.0, &h));
+        CHECK_U64(10, h.majfaults);
+        hn.refault_file_pages = UINT64_MAX;
+        CHECK(!ra_host_delta(&hn, &hb, 1.0, &h));
+        CHECK_U64(0, h.majfaults);
+        CHECK_U64(0, h.refault_file_pages);
+}
+
+/* io_ticks a little over the interval (sampling jitter) is busy 100%. */
+static void test_busy_at_most_all_the_time(void) {
+        struct ra_observed o = {};
+        struct ra_disk_counters d = seq128;
+        d.io_ticks_ms = 1600;
+        ra_observe_interval(&o, &d, d.read_sectors, &(struct ra_host_counters){}, true, 1.0, 4);
+        struct ra_advice a = advise_at(128, &o);
+        CHECK(a.busy <= 1.0);
+        CHECK(a.busy >= 1.0);
+}
+
+/* One stream on the HDD model: 128K -> 512K -> 1280K (max_sectors_kb), then keep. */
+static void test_rotating_raise_stops_at_max_sectors(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_observed o;
+        struct ra_advice a;
+        struct ra_disk_counters d = seq128;
+        l.rotational = true;
+        observe(&o, 5, &seq128, &seq_host);
+        l.read_ahead_kb = 128;
+        ra_advise(&o, &l, &a);
+        CHECK_U64(512, a.suggested_kb);
+        d.read_ios /= 4; /* 512K requests */
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 512;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(1280, a.suggested_kb);
+        d.read_ios = d.read_ios * 512 / 1280;
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 1280;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but requests are split at max_sectors_kb 1280K already and a rotating disk gains "
+                               "nothing from more of them in flight");
+}
+
+/* Lowered here by the last advice: a sequential raise is held. */
+static void test_no_raise_back_after_lower(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_observed o;
+        struct ra_advice a;
+        observe(&o, 5, &seq128, &seq_host);
+        l.read_ahead_kb = 128;
+        l.lowered_here = true;
+        ra_advise(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but the last advice lowered read_ahead_kb to 128K for thrashing or read-around: a "
+                               "raise would bring that back");
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_sequential_raise);
@@ -256,5 +359,10 @@ int main(void) {
         RUN(test_no_reads);
         RUN(test_attribution);
         RUN(test_gauge);
+        RUN(test_no_psi_says_unknown);
+        RUN(test_delta_refuses_jumps);
+        RUN(test_busy_at_most_all_the_time);
+        RUN(test_rotating_raise_stops_at_max_sectors);
+        RUN(test_no_raise_back_after_lower);
         TEST_MAIN_END;
 }

@@ -9,8 +9,7 @@
 
 /* n devices of one class (ATA, 500 GiB partitions sda1, sdb1, ...), mounted
  * on /srv/pool of a 16 GiB host; not classified yet. */
-static inline void btrfs_fs(struct ra_facts *f, const char *profile, unsigned n, enum ra_class member_class)
-{
+static inline void btrfs_fs(struct ra_facts *f, const char *profile, unsigned n, enum ra_class member_class) {
         ra_facts_init(f);
         f->kind = RA_KIND_MOUNT;
         snprintf(f->name, sizeof(f->name), "btrfs-1");

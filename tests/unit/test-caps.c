@@ -13,8 +13,7 @@
 #define MIB_BYTES(n) ((uint64_t)(n) * 1024 * 1024)   /* n MiB in bytes */
 #define GIB_BYTES(n) ((uint64_t)(n) * 1024 * 1024 * 1024)
 
-static void test_memory_cap(void)
-{
+static void test_memory_cap(void) {
         /* 1 KiB of readahead per MiB of RAM, power of two, at least 32 KiB. */
         CHECK_U64(512, ra_memory_cap_kb(MIB_KB(512), 32));
         CHECK_U64(256, ra_memory_cap_kb(MIB_KB(256), 32));
@@ -25,8 +24,7 @@ static void test_memory_cap(void)
         CHECK_U64(16384, ra_memory_cap_kb(MIB_KB(16 * 1024), 32)); /* 16 GiB */
 }
 
-static void test_memory_cap_rounds_up(void)
-{
+static void test_memory_cap_rounds_up(void) {
         /* 3000 MiB -> 3000 KiB -> next power of two. */
         CHECK_U64(4096, ra_memory_cap_kb(MIB_KB(3000), 32));
         CHECK_U64(1024, ra_memory_cap_kb(MIB_KB(513), 32));
@@ -38,8 +36,7 @@ static void test_memory_cap_rounds_up(void)
         CHECK_U64(16384, ra_memory_cap_kb(16384000, 32));
 }
 
-static void test_memory_cap_floor(void)
-{
+static void test_memory_cap_floor(void) {
         CHECK_U64(64, ra_memory_cap_kb(MIB_KB(16), 64));
         CHECK_U64(512, ra_memory_cap_kb(MIB_KB(512), 64));
         CHECK_U64(128, ra_memory_cap_kb(MIB_KB(100), 128));
@@ -47,8 +44,7 @@ static void test_memory_cap_floor(void)
         CHECK_U64(48, ra_memory_cap_kb(MIB_KB(16), 48));
 }
 
-static void test_memory_cap_huge(void)
-{
+static void test_memory_cap_huge(void) {
         /* 16 TiB of RAM: 16 GiB of readahead, no overflow. */
         CHECK_U64(16777216, ra_memory_cap_kb(MIB_KB(16ULL * 1024 * 1024), 32));
         /* The largest MemTotal: 2^54 - 1 MiB and a bit -> 2^54 KiB, without
@@ -58,8 +54,7 @@ static void test_memory_cap_huge(void)
         CHECK_U64(9007199254740992ULL, ra_memory_cap_kb(UINT64_MAX / 2, 32));
 }
 
-static void test_small_device_cap(void)
-{
+static void test_small_device_cap(void) {
         /* Doubles as the size quadruples, 4 KiB below 256 KiB. */
         CHECK_U64(8, ra_small_device_cap_kb(MIB_BYTES(1)));
         CHECK_U64(32, ra_small_device_cap_kb(MIB_BYTES(16)));
@@ -71,8 +66,7 @@ static void test_small_device_cap(void)
         CHECK_U64(0, ra_small_device_cap_kb(0));
 }
 
-static void test_small_device_cap_steps(void)
-{
+static void test_small_device_cap_steps(void) {
         CHECK_U64(4, ra_small_device_cap_kb(1));
         CHECK_U64(4, ra_small_device_cap_kb(505000));       /* Linus' 505 KB key */
         CHECK_U64(4, ra_small_device_cap_kb(KIB_BYTES(256)));
@@ -91,8 +85,7 @@ static void test_small_device_cap_steps(void)
         CHECK_U64(16777216, ra_small_device_cap_kb(UINT64_MAX));
 }
 
-static void test_round_to_pages(void)
-{
+static void test_round_to_pages(void) {
         CHECK_U64(1232, ra_round_to_pages_kb(1234, 4));
         CHECK_U64(4, ra_round_to_pages_kb(2, 4));
         CHECK_U64(64, ra_round_to_pages_kb(100, 64));
@@ -106,8 +99,7 @@ static void test_round_to_pages(void)
         CHECK_U64(1232, ra_round_to_pages_kb(1235, 16));
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_memory_cap);
         RUN(test_memory_cap_rounds_up);

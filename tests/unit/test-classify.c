@@ -184,8 +184,7 @@ static const struct classify_case classify_cases[] = {
           .class = RA_CLASS_REMOVABLE },
 };
 
-static void build(struct ra_facts *f, const struct classify_case *c)
-{
+static void build(struct ra_facts *f, const struct classify_case *c) {
         ra_facts_init(f);
         f->kind = RA_KIND_BLOCK;
         snprintf(f->name, sizeof(f->name), "%s", c->md_level ? "md0" : c->dev);
@@ -225,8 +224,7 @@ static void build(struct ra_facts *f, const struct classify_case *c)
                 ra_facts_set(&f->slaves, c->slaves);
 }
 
-static void run_classify_case(const void *arg)
-{
+static void run_classify_case(const void *arg) {
         const struct classify_case *c = arg;
         struct ra_facts f;
 
@@ -246,8 +244,7 @@ static void run_classify_case(const void *arg)
 
 /* ---- cases of their own --------------------------------------------------- */
 
-static void test_mounts(void)
-{
+static void test_mounts(void) {
         static const struct {
                 const char *fstype;
                 enum ra_class class;
@@ -271,8 +268,7 @@ static void test_mounts(void)
         }
 }
 
-static void test_strings(void)
-{
+static void test_strings(void) {
         CHECK_STR("hdd", ra_class_to_string(RA_CLASS_HDD));
         CHECK_STR("ssd", ra_class_to_string(RA_CLASS_SSD));
         CHECK_STR("raid", ra_class_to_string(RA_CLASS_RAID));
@@ -289,8 +285,23 @@ static void test_strings(void)
         CHECK_STR("dm", ra_transport_to_string(RA_TRANSPORT_DM));
 }
 
-static void test_props(void)
-{
+/* ra_facts_done() frees every owned string, the named ones included: a
+ * string fact added to the struct is freed without another line. */
+static void test_owned_strings(void) {
+        struct ra_facts f;
+        const size_t n = sizeof(f.strings) / sizeof(f.strings[0]);
+
+        ra_facts_init(&f);
+        for (size_t i = 0; i < n; i++)
+                CHECK_INT(0, ra_facts_set(&f.strings[i], "x"));
+        CHECK_STR("x", f.attr_path);
+        CHECK_STR("x", f.slaves);
+        ra_facts_done(&f);
+        for (size_t i = 0; i < n; i++)
+                CHECK(f.strings[i] == NULL);
+}
+
+static void test_props(void) {
         struct ra_facts f;
         char key[32], value[32];
         int r = 0, i;
@@ -338,8 +349,7 @@ static void test_props(void)
 
 /* ---- btrfs ------------------------------------------------------------------- */
 
-static void test_btrfs_data_disks(void)
-{
+static void test_btrfs_data_disks(void) {
         CHECK_INT(8, ra_btrfs_data_disks("raid0", 8));
         CHECK_INT(4, ra_btrfs_data_disks("raid10", 8));
         CHECK_INT(2, ra_btrfs_data_disks("raid10", 5)); /* pairs only */
@@ -355,8 +365,7 @@ static void test_btrfs_data_disks(void)
         CHECK_INT(0, ra_btrfs_data_disks("raid7", 4));
 }
 
-static void test_btrfs_kernel_value(void)
-{
+static void test_btrfs_kernel_value(void) {
         /* fs/btrfs/disk-io.c: max(4 MiB, 128 KiB x devices) */
         CHECK_U64(4096, ra_btrfs_kernel_ra_kb(1));
         CHECK_U64(4096, ra_btrfs_kernel_ra_kb(2));
@@ -365,8 +374,7 @@ static void test_btrfs_kernel_value(void)
         CHECK_U64(4096, ra_btrfs_kernel_ra_kb(0));
 }
 
-static void test_btrfs_bdi_names(void)
-{
+static void test_btrfs_bdi_names(void) {
         CHECK(ra_bdi_is_btrfs("btrfs-1"));
         CHECK(ra_bdi_is_btrfs("btrfs-1234567890"));
         CHECK(!ra_bdi_is_btrfs("btrfs-12345678901")); /* longer than any counter */
@@ -384,8 +392,7 @@ static void test_btrfs_bdi_names(void)
         CHECK(!ra_bdi_is_ours("erofs-2"));
 }
 
-static void test_btrfs_source_names(void)
-{
+static void test_btrfs_source_names(void) {
         CHECK(ra_btrfs_source_names("/dev/sda2", "sda2", ""));
         CHECK(ra_btrfs_source_names("/dev/dm-0", "dm-0", "root"));
         CHECK(ra_btrfs_source_names("/dev/mapper/root", "dm-0", "root"));
@@ -396,8 +403,7 @@ static void test_btrfs_source_names(void)
         CHECK(!ra_btrfs_source_names("", "", ""));
 }
 
-static void test_btrfs_raid10_eight(void)
-{
+static void test_btrfs_raid10_eight(void) {
         struct ra_facts f;
 
         btrfs_fs(&f, "raid10", 8, RA_CLASS_SSD);
@@ -412,8 +418,7 @@ static void test_btrfs_raid10_eight(void)
         ra_facts_done(&f);
 }
 
-static void test_btrfs_not_striped_has_members_class(void)
-{
+static void test_btrfs_not_striped_has_members_class(void) {
         struct ra_facts f;
 
         /* Mirrors read each stream from one device: the members' class. */
@@ -451,8 +456,7 @@ static void test_btrfs_not_striped_has_members_class(void)
         ra_facts_done(&f);
 }
 
-static void test_btrfs_on_md_raid5(void)
-{
+static void test_btrfs_on_md_raid5(void) {
         struct ra_facts f;
 
         /* One member that is itself striped lends its stripe. */
@@ -468,8 +472,7 @@ static void test_btrfs_on_md_raid5(void)
         ra_facts_done(&f);
 }
 
-static void test_btrfs_many_devices(void)
-{
+static void test_btrfs_many_devices(void) {
         struct ra_facts f;
 
         /* More devices than are stored: the stripe counts them all. */
@@ -481,12 +484,12 @@ static void test_btrfs_many_devices(void)
         ra_facts_done(&f);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN_TABLE(classify_cases, run_classify_case);
         RUN(test_mounts);
         RUN(test_strings);
+        RUN(test_owned_strings);
         RUN(test_props);
         RUN(test_btrfs_data_disks);
         RUN(test_btrfs_kernel_value);

@@ -19,8 +19,7 @@
 
 static char root[PATH_MAX];
 
-static void root_setup(void)
-{
+static void root_setup(void) {
         const char *tmp = getenv("TMPDIR");
 
         snprintf(root, sizeof(root), "%s/ra-unit-config.XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -30,8 +29,7 @@ static void root_setup(void)
         }
 }
 
-static void root_teardown(void)
-{
+static void root_teardown(void) {
         if (!getenv("TEST_KEEP_ROOT"))
                 test_rm_rf(root);
         else
@@ -50,16 +48,14 @@ static void root_teardown(void)
         static void name##_body(void)
 
 /* Writes a file at root + rel. */
-static void put(const char *rel, const char *content)
-{
+static void put(const char *rel, const char *content) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
         test_write_bytes(path, content, strlen(content));
 }
 
-static void put_bytes(const char *rel, const void *data, size_t len)
-{
+static void put_bytes(const char *rel, const void *data, size_t len) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
@@ -67,8 +63,7 @@ static void put_bytes(const char *rel, const void *data, size_t len)
 }
 
 /* A symlink at root + rel with the text target. */
-static void put_link(const char *rel, const char *target)
-{
+static void put_link(const char *rel, const char *target) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
@@ -79,22 +74,19 @@ static void put_link(const char *rel, const char *target)
         }
 }
 
-static void unlink_path(const char *rel)
-{
+static void unlink_path(const char *rel) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
         REQUIRE(unlink(path) == 0);
 }
 
-static void put_devnull(const char *rel)
-{
+static void put_devnull(const char *rel) {
         put_link(rel, "/dev/null");
 }
 
 /* The vendor configuration as an install lays it out. */
-static void install_vendor(void)
-{
+static void install_vendor(void) {
         static const char *const files[] = {
                 "config/readahead.conf",   "profiles/default.conf",    "profiles/embedded.conf",
                 "profiles/throughput.conf", "profiles/database.conf",
@@ -113,8 +105,7 @@ static void install_vendor(void)
         }
 }
 
-static const char *state_name(enum ra_file_state s)
-{
+static const char *state_name(enum ra_file_state s) {
         switch (s) {
         case RA_FILE_USED: return "used";
         case RA_FILE_MASKED: return "masked";
@@ -125,8 +116,7 @@ static const char *state_name(enum ra_file_state s)
 }
 
 /* Prints what was loaded; ctest shows it when a case fails. */
-static void dump(const struct ra_config *c)
-{
+static void dump(const struct ra_config *c) {
         printf("    profile '%s', %zu rules, %zu errors\n", c->profile.name, c->profile.n_rules,
                c->n_errors);
         for (size_t i = 0; i < c->n_files; i++)
@@ -142,8 +132,7 @@ static void dump(const struct ra_config *c)
                        c->profile.rules[i].size_text);
 }
 
-static struct ra_config *load(void)
-{
+static struct ra_config *load(void) {
         struct ra_config *c = NULL;
 
         CHECK_INT(0, ra_config_load(root, &c));
@@ -156,8 +145,7 @@ static struct ra_config *load(void)
 }
 
 /* The file whose path is root + rel, or NULL. */
-static const struct ra_config_file *file_at(const struct ra_config *c, const char *rel)
-{
+static const struct ra_config_file *file_at(const struct ra_config *c, const char *rel) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s%s", root, rel);
@@ -181,8 +169,7 @@ static const struct ra_config_file *file_at(const struct ra_config *c, const cha
 
 /* A diagnostic of level for root + rel (or any file when rel is NULL) at line. */
 static const struct ra_diag *diag_at(const struct ra_config *c, enum ra_diag_level level,
-                                     const char *rel, unsigned line)
-{
+                                     const char *rel, unsigned line) {
         char path[PATH_MAX];
 
         if (rel)
@@ -194,8 +181,7 @@ static const struct ra_diag *diag_at(const struct ra_config *c, enum ra_diag_lev
         return NULL;
 }
 
-static size_t count_level(const struct ra_config *c, enum ra_diag_level level)
-{
+static size_t count_level(const struct ra_config *c, enum ra_diag_level level) {
         size_t n = 0;
 
         for (size_t i = 0; i < c->n_diags; i++)
@@ -203,8 +189,7 @@ static size_t count_level(const struct ra_config *c, enum ra_diag_level level)
         return n;
 }
 
-static const struct ra_rule *rule_named(const struct ra_profile *p, const char *section)
-{
+static const struct ra_rule *rule_named(const struct ra_profile *p, const char *section) {
         for (size_t i = 0; i < p->n_rules; i++)
                 if (strcmp(p->rules[i].section, section) == 0)
                         return &p->rules[i];
@@ -212,22 +197,19 @@ static const struct ra_rule *rule_named(const struct ra_profile *p, const char *
 }
 
 /* Size= of the rule of this section, or a marker when there is none. */
-static const char *size_text_of(const struct ra_profile *p, const char *section)
-{
+static const char *size_text_of(const struct ra_profile *p, const char *section) {
         const struct ra_rule *r = rule_named(p, section);
 
         return r ? r->size_text : "(no such rule)";
 }
 
-static long rule_index(const struct ra_profile *p, const char *section)
-{
+static long rule_index(const struct ra_profile *p, const char *section) {
         const struct ra_rule *r = rule_named(p, section);
 
         return r ? r - p->rules : -1;
 }
 
-static uint64_t eval_size(const struct ra_rule *r, uint64_t default_kb, uint64_t stripe_kb)
-{
+static uint64_t eval_size(const struct ra_rule *r, uint64_t default_kb, uint64_t stripe_kb) {
         struct ra_vars v = { 0 };
         uint64_t kb = 0;
 
@@ -241,8 +223,7 @@ static uint64_t eval_size(const struct ra_rule *r, uint64_t default_kb, uint64_t
 
 /* ---- loading from a root ---------------------------------------------------- */
 
-ROOT_CASE(test_vendor_default)
-{
+ROOT_CASE(test_vendor_default) {
         struct ra_config *c;
         static const char *const sections[] = { "disk", "memory", "optical", "nfs", "other-network" };
 
@@ -296,8 +277,7 @@ struct put_file {
         const char *rel, *text;
 };
 
-static void put_file(const struct put_file *f)
-{
+static void put_file(const struct put_file *f) {
         if (!f->rel)
                 return;
         if (f->text)
@@ -306,8 +286,7 @@ static void put_file(const struct put_file *f)
                 put_devnull(f->rel);
 }
 
-static bool is_dropin(const char *rel)
-{
+static bool is_dropin(const char *rel) {
         return strstr(rel, ".conf.d/") != NULL;
 }
 
@@ -367,8 +346,7 @@ static const struct layer_case {
             { VENDOR "/profiles/default.conf", RA_FILE_MASKED } } },
 };
 
-static void run_layer_case(const void *arg)
-{
+static void run_layer_case(const void *arg) {
         const struct layer_case *t = arg;
         struct ra_config *c;
 
@@ -387,8 +365,7 @@ static void run_layer_case(const void *arg)
         root_teardown();
 }
 
-ROOT_CASE(test_etc_profile_replaces_vendor)
-{
+ROOT_CASE(test_etc_profile_replaces_vendor) {
         struct ra_config *c;
 
         install_vendor();
@@ -413,8 +390,7 @@ ROOT_CASE(test_etc_profile_replaces_vendor)
 }
 
 /* A link masks by what it resolves to, not by its text. */
-ROOT_CASE(test_relative_devnull_link_masks_profile)
-{
+ROOT_CASE(test_relative_devnull_link_masks_profile) {
         struct ra_config *c;
         char up[400] = "";
 
@@ -436,8 +412,7 @@ ROOT_CASE(test_relative_devnull_link_masks_profile)
 }
 
 /* A link to another character device is not a mask but a broken file. */
-ROOT_CASE(test_link_to_other_device_does_not_mask)
-{
+ROOT_CASE(test_link_to_other_device_does_not_mask) {
         struct ra_config *c;
 
         install_vendor();
@@ -448,8 +423,7 @@ ROOT_CASE(test_link_to_other_device_does_not_mask)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_masked_profile_ignores_dropins)
-{
+ROOT_CASE(test_masked_profile_ignores_dropins) {
         /* Masking the profile leaves devices alone: drop-ins of a masked
          * profile (here one shipped by another package) add nothing. */
         struct ra_config *c;
@@ -467,8 +441,7 @@ ROOT_CASE(test_masked_profile_ignores_dropins)
 
 /* A profile that is not there leaves devices alone, drop-ins or not, and
  * the error names the line that asked for it. */
-ROOT_CASE(test_missing_profile_ignores_dropins)
-{
+ROOT_CASE(test_missing_profile_ignores_dropins) {
         struct ra_config *c;
         const struct ra_diag *d;
         char text[128];
@@ -525,8 +498,7 @@ ROOT_CASE(test_missing_profile_ignores_dropins)
 
 /* A drop-in whose /etc path is 255 bytes: read, and no error for the
  * longer vendor path where no such file is. */
-ROOT_CASE(test_long_dropin_name_fits_below_etc)
-{
+ROOT_CASE(test_long_dropin_name_fits_below_etc) {
         static const char dir[] = ETC "/profiles/default.conf.d/";
         struct ra_config *c;
         const struct ra_diag *d;
@@ -560,8 +532,7 @@ ROOT_CASE(test_long_dropin_name_fits_below_etc)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_dropins_merge_in_basename_order)
-{
+ROOT_CASE(test_dropins_merge_in_basename_order) {
         struct ra_config *c;
 
         install_vendor();
@@ -593,8 +564,7 @@ ROOT_CASE(test_dropins_merge_in_basename_order)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_etc_dropin_masks_vendor_dropin)
-{
+ROOT_CASE(test_etc_dropin_masks_vendor_dropin) {
         struct ra_config *c;
 
         install_vendor();
@@ -624,8 +594,7 @@ ROOT_CASE(test_etc_dropin_masks_vendor_dropin)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_dropin_changes_one_key_and_adds_rule)
-{
+ROOT_CASE(test_dropin_changes_one_key_and_adds_rule) {
         struct ra_config *c;
         const struct ra_rule *raid, *sda;
 
@@ -668,8 +637,7 @@ ROOT_CASE(test_dropin_changes_one_key_and_adds_rule)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_dropin_changes_profile_key)
-{
+ROOT_CASE(test_dropin_changes_profile_key) {
         struct ra_config *c;
 
         install_vendor();
@@ -766,8 +734,7 @@ static const struct broken_case {
           VENDOR "/readahead.conf", 7, "all" },
 };
 
-static void run_broken_case(const void *arg)
-{
+static void run_broken_case(const void *arg) {
         const struct broken_case *t = arg;
         const struct ra_diag *d;
         struct ra_config *c;
@@ -797,8 +764,7 @@ static void run_broken_case(const void *arg)
         root_teardown();
 }
 
-ROOT_CASE(test_unknown_key_is_a_warning)
-{
+ROOT_CASE(test_unknown_key_is_a_warning) {
         struct ra_config *c;
         const struct ra_diag *d;
 
@@ -819,8 +785,7 @@ ROOT_CASE(test_unknown_key_is_a_warning)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_long_line_is_limited_by_its_value)
-{
+ROOT_CASE(test_long_line_is_limited_by_its_value) {
         struct ra_config *c;
         const struct ra_diag *d;
         char text[512];
@@ -849,8 +814,7 @@ ROOT_CASE(test_long_line_is_limited_by_its_value)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_binary_garbage_is_an_error)
-{
+ROOT_CASE(test_binary_garbage_is_an_error) {
         static const char garbage[] = "[Rule bin]\nSize=1M\n\0\0\x01\x02\xff\xfe[Rule x]\nSize=\0 1M\n";
         struct ra_config *c;
 
@@ -864,8 +828,7 @@ ROOT_CASE(test_binary_garbage_is_an_error)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_missing_profile_leaves_devices_alone)
-{
+ROOT_CASE(test_missing_profile_leaves_devices_alone) {
         struct ra_config *c;
         bool named = false;
 
@@ -881,8 +844,7 @@ ROOT_CASE(test_missing_profile_leaves_devices_alone)
         ra_config_free(c);
 }
 
-ROOT_CASE(test_oversized_file_is_an_error)
-{
+ROOT_CASE(test_oversized_file_is_an_error) {
         struct ra_config *c;
         size_t n = RA_FILE_SIZE_MAX + 4096;
         char *text = malloc(n + 1);
@@ -911,8 +873,7 @@ ROOT_CASE(test_oversized_file_is_an_error)
  * in name order, whatever order the directories list them in: files are
  * created in reverse and spread over /etc, /run and the vendor dir.
  */
-ROOT_CASE(test_many_dropins_all_apply_in_name_order)
-{
+ROOT_CASE(test_many_dropins_all_apply_in_name_order) {
         static const char *const dirs[] = { ETC, RUN_DIR, VENDOR };
         struct ra_config *c;
         char rel[PATH_MAX], text[64];
@@ -939,8 +900,7 @@ ROOT_CASE(test_many_dropins_all_apply_in_name_order)
 
 /* Beyond RA_DROPINS_MAX: an error check reports, and a result that does not
  * depend on directory order (the first RA_DROPINS_MAX by name). */
-ROOT_CASE(test_too_many_dropins_is_an_error)
-{
+ROOT_CASE(test_too_many_dropins_is_an_error) {
         struct ra_config *c;
         char rel[PATH_MAX], text[64];
 
@@ -958,8 +918,7 @@ ROOT_CASE(test_too_many_dropins_is_an_error)
 }
 
 /* Defect 6: what check must catch, at the drop-in and line that did it. */
-ROOT_CASE(test_check_errors_name_dropin_and_line)
-{
+ROOT_CASE(test_check_errors_name_dropin_and_line) {
         struct ra_config *c;
         const struct ra_diag *d;
 
@@ -995,8 +954,7 @@ ROOT_CASE(test_check_errors_name_dropin_and_line)
 }
 
 /* An error in a line does not hide what only the whole file tells. */
-ROOT_CASE(test_check_errors_after_a_bad_line)
-{
+ROOT_CASE(test_check_errors_after_a_bad_line) {
         static const char *const f = ETC "/profiles/default.conf.d/60-all.conf";
         struct ra_config *c;
         const struct ra_diag *d;
@@ -1037,8 +995,7 @@ ROOT_CASE(test_check_errors_after_a_bad_line)
 }
 
 /* The configuration's fingerprint follows its files and problems. */
-ROOT_CASE(test_fingerprint_changes_with_files)
-{
+ROOT_CASE(test_fingerprint_changes_with_files) {
         struct ra_config *c;
         uint64_t a, b;
         char path[PATH_MAX];
@@ -1064,13 +1021,11 @@ ROOT_CASE(test_fingerprint_changes_with_files)
         ra_config_free(c);
 }
 
-static void test_free_null(void)
-{
+static void test_free_null(void) {
         CHECK(ra_config_free(NULL) == NULL);
 }
 
-static void test_search_path(void)
-{
+static void test_search_path(void) {
         CHECK_STR("/etc/readahead-agent", ra_config_dirs[0]);
         CHECK_STR("/run/readahead-agent", ra_config_dirs[1]);
         CHECK_STR(RA_VENDOR_DIR, ra_config_dirs[2]);
@@ -1085,8 +1040,7 @@ struct parsed {
         int r;
 };
 
-static void parse_len(struct parsed *t, const char *buf, size_t len)
-{
+static void parse_len(struct parsed *t, const char *buf, size_t len) {
         t->c = calloc(1, sizeof(*t->c));
         REQUIRE(t->c);
         ra_profile_init(&t->p);
@@ -1098,27 +1052,23 @@ static void parse_len(struct parsed *t, const char *buf, size_t len)
                        t->p.rules[i].line, t->p.rules[i].size_text);
 }
 
-static void parse(struct parsed *t, const char *buf)
-{
+static void parse(struct parsed *t, const char *buf) {
         parse_len(t, buf, strlen(buf));
 }
 
-static void parsed_done(struct parsed *t)
-{
+static void parsed_done(struct parsed *t) {
         ra_profile_done(&t->p);
         ra_config_free(t->c); /* frees the diagnostics parse_buffer grew */
 }
 
-static const struct ra_diag *pdiag(const struct parsed *t, enum ra_diag_level level, unsigned line)
-{
+static const struct ra_diag *pdiag(const struct parsed *t, enum ra_diag_level level, unsigned line) {
         for (size_t i = 0; i < t->c->n_diags; i++)
                 if (t->c->diags[i].level == level && t->c->diags[i].line == line)
                         return &t->c->diags[i];
         return NULL;
 }
 
-static void test_parse_all_keys(void)
-{
+static void test_parse_all_keys(void) {
         struct parsed t;
         const struct ra_rule *r;
 
@@ -1290,8 +1240,7 @@ static const struct parse_error_case {
         { "header without ']'", "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n", 3, "section header without ']'" },
 };
 
-static void run_parse_error_case(const void *arg)
-{
+static void run_parse_error_case(const void *arg) {
         const struct parse_error_case *e = arg;
         const struct ra_diag *d;
         struct parsed t;
@@ -1327,8 +1276,7 @@ static const struct parse_good_case {
         { "length", "[Profile]\nDefault=256K\n[Rule a]\nSize=12Q\n", 23, 256, 0, NULL, NULL },
 };
 
-static void run_parse_good_case(const void *arg)
-{
+static void run_parse_good_case(const void *arg) {
         const struct parse_good_case *g = arg;
         struct parsed t;
 
@@ -1344,8 +1292,7 @@ static void run_parse_good_case(const void *arg)
         parsed_done(&t);
 }
 
-static void test_parse_unknown_key_warns(void)
-{
+static void test_parse_unknown_key_warns(void) {
         struct parsed t;
         const struct ra_diag *d;
 
@@ -1367,8 +1314,7 @@ static void test_parse_unknown_key_warns(void)
 
 /* Parses a [Profile] whose line 3 is a Description= of n characters, then tail. */
 /* "[Profile]\nDefault=512K\n", then line 3: KEY= and n - strlen(KEY=) x's, then tail. */
-static void parse_long_line(struct parsed *t, const char *key, size_t n, const char *tail)
-{
+static void parse_long_line(struct parsed *t, const char *key, size_t n, const char *tail) {
         static const char head[] = "[Profile]\nDefault=512K\n";
         size_t len = sizeof(head) - 1, kl = strlen(key);
         char *buf = malloc(len + n + strlen(tail) + 1);
@@ -1382,8 +1328,7 @@ static void parse_long_line(struct parsed *t, const char *key, size_t n, const c
         free(buf);
 }
 
-static void test_parse_line_length(void)
-{
+static void test_parse_line_length(void) {
         struct parsed t;
         const struct ra_diag *d;
 
@@ -1431,8 +1376,7 @@ static void test_parse_line_length(void)
 }
 
 /* A MountPoint= list of 255 characters, on one 266-character line. */
-static void test_parse_long_mount_point_list(void)
-{
+static void test_parse_long_mount_point_list(void) {
         char buf[400] = "[Rule shares]\nKind=mount\nMountPoint=";
         struct parsed t;
 
@@ -1450,8 +1394,7 @@ static void test_parse_long_mount_point_list(void)
 
 /* The syntax inih gave: ':' ends a key too, ';' after a blank starts a
  * comment, blanks around keys and values go, an indented line is a line. */
-static void test_parse_inih_syntax(void)
-{
+static void test_parse_inih_syntax(void) {
         struct parsed t;
         const struct ra_diag *d;
 
@@ -1476,8 +1419,7 @@ static void test_parse_inih_syntax(void)
         parsed_done(&t);
 }
 
-static void test_parse_nul_bytes(void)
-{
+static void test_parse_nul_bytes(void) {
         static const char buf[] = "[Profile]\nDescription=a\0b\nDefault=512K\n";
         static const char tail[] = "[Profile]\nDefault=512K\n\0";
         struct parsed t;
@@ -1495,8 +1437,7 @@ static void test_parse_nul_bytes(void)
         parsed_done(&t);
 }
 
-static void test_parse_limits(void)
-{
+static void test_parse_limits(void) {
         struct parsed t;
         char *buf;
         size_t n = 0;
@@ -1538,8 +1479,7 @@ static void test_parse_limits(void)
         free(buf);
 }
 
-static void test_parse_indented_key(void)
-{
+static void test_parse_indented_key(void) {
         /* An indented "Key=Value" line is a key of its own (or an error with
          * its line); it must not silently become part of the previous value,
          * which here would make the rule match no device at all. */
@@ -1559,8 +1499,7 @@ static void test_parse_indented_key(void)
         parsed_done(&t);
 }
 
-static void test_parse_same_rule_twice_in_one_buffer(void)
-{
+static void test_parse_same_rule_twice_in_one_buffer(void) {
         /* A later section of the same name amends the rule, like a drop-in. */
         struct parsed t;
 
@@ -1575,8 +1514,7 @@ static void test_parse_same_rule_twice_in_one_buffer(void)
 }
 
 /* The agent looks up only these udev properties: every rule's keys, once each. */
-static void test_profile_property_keys(void)
-{
+static void test_profile_property_keys(void) {
         struct parsed t;
         const char **keys = NULL;
         size_t n = 99;
@@ -1600,8 +1538,7 @@ static void test_profile_property_keys(void)
         parsed_done(&t);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_profile_property_keys);
         RUN(test_vendor_default);

@@ -27,8 +27,7 @@ struct prof {
 };
 
 /* Replaces the first occurrence of from with to in a malloc'd string. */
-static char *replace(char *text, const char *from, const char *to)
-{
+static char *replace(char *text, const char *from, const char *to) {
         char *at = strstr(text, from), *out;
 
         if (!at) {
@@ -46,8 +45,7 @@ static char *replace(char *text, const char *from, const char *to)
 }
 
 /* Parses text as one profile file; the test fails if it has any diagnostic. */
-static void prof_parse_text(struct prof *pr, const char *path, const char *text)
-{
+static void prof_parse_text(struct prof *pr, const char *path, const char *text) {
         int r;
 
         pr->c = calloc(1, sizeof(*pr->c));
@@ -63,8 +61,7 @@ static void prof_parse_text(struct prof *pr, const char *path, const char *text)
 }
 
 /* profiles/NAME.conf from the source tree, with extra text appended. */
-static void prof_vendor(struct prof *pr, const char *name, const char *extra)
-{
+static void prof_vendor(struct prof *pr, const char *name, const char *extra) {
         char rel[128], *text, *all;
 
         snprintf(rel, sizeof(rel), "profiles/%s.conf", name);
@@ -78,16 +75,14 @@ static void prof_vendor(struct prof *pr, const char *name, const char *extra)
         free(text);
 }
 
-static void prof_done(struct prof *pr)
-{
+static void prof_done(struct prof *pr) {
         ra_profile_done(&pr->p);
         ra_config_free(pr->c);
 }
 
 /* ---- facts ------------------------------------------------------------------ */
 
-static void base(struct ra_facts *f, const char *name)
-{
+static void base(struct ra_facts *f, const char *name) {
         ra_facts_init(f);
         f->kind = RA_KIND_BLOCK;
         snprintf(f->name, sizeof(f->name), "%s", name);
@@ -99,8 +94,7 @@ static void base(struct ra_facts *f, const char *name)
         f->current_known = true;
 }
 
-static void hdd(struct ra_facts *f, const char *name)
-{
+static void hdd(struct ra_facts *f, const char *name) {
         base(f, name);
         f->class = RA_CLASS_HDD;
         f->transport = RA_TRANSPORT_ATA;
@@ -110,8 +104,7 @@ static void hdd(struct ra_facts *f, const char *name)
         f->physical_block_bytes = 4096;
 }
 
-static void ssd(struct ra_facts *f, const char *name)
-{
+static void ssd(struct ra_facts *f, const char *name) {
         base(f, name);
         f->class = RA_CLASS_SSD;
         f->transport = RA_TRANSPORT_NVME;
@@ -119,8 +112,7 @@ static void ssd(struct ra_facts *f, const char *name)
         f->major = 259;
 }
 
-static void md_raid5(struct ra_facts *f)
-{
+static void md_raid5(struct ra_facts *f) {
         /* 4 members, 512 KiB chunks: 3 data disks, 1536 KiB stripe. */
         base(f, "md0");
         f->major = 9;
@@ -138,8 +130,7 @@ static void md_raid5(struct ra_facts *f)
         f->md_raid_disks = 4;
 }
 
-static void md_raid1(struct ra_facts *f)
-{
+static void md_raid1(struct ra_facts *f) {
         base(f, "md1");
         f->major = 9;
         f->class = RA_CLASS_RAID;
@@ -151,8 +142,7 @@ static void md_raid1(struct ra_facts *f)
         f->md_raid_disks = 2;
 }
 
-static void nfs(struct ra_facts *f, uint64_t rsize_bytes)
-{
+static void nfs(struct ra_facts *f, uint64_t rsize_bytes) {
         base(f, "0:53");
         f->kind = RA_KIND_MOUNT;
         f->major = 0;
@@ -168,16 +158,14 @@ static void nfs(struct ra_facts *f, uint64_t rsize_bytes)
         ra_facts_set(&f->nfs_version, "4.2");
 }
 
-static void removable(struct ra_facts *f, const char *name)
-{
+static void removable(struct ra_facts *f, const char *name) {
         base(f, name);
         f->class = RA_CLASS_REMOVABLE;
         f->removable = true;
         f->size_bytes = GIB_BYTES(1);
 }
 
-static void zram(struct ra_facts *f, const char *name)
-{
+static void zram(struct ra_facts *f, const char *name) {
         base(f, name);
         f->major = 252;
         f->class = RA_CLASS_MEMORY;
@@ -185,8 +173,7 @@ static void zram(struct ra_facts *f, const char *name)
         f->size_bytes = GIB_BYTES(4);
 }
 
-static void optical(struct ra_facts *f, const char *name)
-{
+static void optical(struct ra_facts *f, const char *name) {
         base(f, name);
         f->major = 11;
         f->class = RA_CLASS_OPTICAL;
@@ -206,13 +193,11 @@ struct run {
         int r;
 };
 
-static const char *section_of(const struct ra_rule *rule)
-{
+static const char *section_of(const struct ra_rule *rule) {
         return rule ? rule->section : "(none)";
 }
 
-static void decide(struct run *run, const struct prof *pr, const struct ra_facts *f)
-{
+static void decide(struct run *run, const struct prof *pr, const struct ra_facts *f) {
         memset(run, 0, sizeof(*run));
         run->r = ra_decide(&pr->p, f, &run->d, run->trace, TRACE_MAX);
         printf("    %s: target %" PRIu64 " keep %d error %d rule %s (%s)\n", f->name,
@@ -227,8 +212,7 @@ static void decide(struct run *run, const struct prof *pr, const struct ra_facts
 }
 
 /* The trace entry for a rule of this section. */
-static const struct ra_rule_trace *traced(const struct run *run, const char *section)
-{
+static const struct ra_rule_trace *traced(const struct run *run, const char *section) {
         for (size_t i = 0; i < TRACE_MAX; i++)
                 if (run->trace[i].rule && strcmp(run->trace[i].rule->section, section) == 0)
                         return &run->trace[i];
@@ -603,8 +587,7 @@ static const struct decide_case decide_cases[] = {
           .verdicts = { { "nfs", RA_VERDICT_OVERRIDDEN, 0 }, { "solid", RA_VERDICT_MATCHED, 2048 } } },
 };
 
-static void build(struct ra_facts *f, const struct decide_case *c)
-{
+static void build(struct ra_facts *f, const struct decide_case *c) {
         switch (c->shape) {
         case HDD: hdd(f, c->dev); break;
         case SSD: ssd(f, c->dev); break;
@@ -653,8 +636,7 @@ static void build(struct ra_facts *f, const struct decide_case *c)
                 ra_facts_classify(f);
 }
 
-static void check_verdict(const struct run *run, const struct verdict_want *w)
-{
+static void check_verdict(const struct run *run, const struct verdict_want *w) {
         const struct ra_rule_trace *t = traced(run, w->section);
 
         if (!t) {
@@ -667,8 +649,7 @@ static void check_verdict(const struct run *run, const struct verdict_want *w)
                 CHECK_U64(w->value_kb, t->value_kb);
 }
 
-static void run_decide_case(const void *arg)
-{
+static void run_decide_case(const void *arg) {
         const struct decide_case *c = arg;
         struct prof pr;
         struct ra_facts f;
@@ -703,8 +684,7 @@ static void run_decide_case(const void *arg)
 /* ---- cases of their own ----------------------------------------------------- */
 
 /* What the globs cases' Property= rules rely on: properties read back. */
-static void test_props_read_back(void)
-{
+static void test_props_read_back(void) {
         struct ra_facts f;
 
         hdd(&f, "sda");
@@ -715,8 +695,7 @@ static void test_props_read_back(void)
         ra_facts_done(&f);
 }
 
-static void test_caps_switched_off(void)
-{
+static void test_caps_switched_off(void) {
         struct prof pr;
         struct ra_facts f;
         struct run run;
@@ -744,8 +723,7 @@ static void test_caps_switched_off(void)
         prof_done(&pr);
 }
 
-static void test_trace_verdicts(void)
-{
+static void test_trace_verdicts(void) {
         static const char *const sections[] = { "disk",    "btrfs", "raid",         "memory",
                                                 "optical", "nfs",   "other-network" };
         struct prof pr;
@@ -769,8 +747,7 @@ static void test_trace_verdicts(void)
         prof_done(&pr);
 }
 
-static void test_trace_small_or_absent(void)
-{
+static void test_trace_small_or_absent(void) {
         struct prof pr;
         struct ra_facts f;
         struct ra_decision d;
@@ -796,8 +773,7 @@ static void test_trace_small_or_absent(void)
 }
 
 /* explain's why for a network mount says what it is: not rotational, not removable. */
-static void test_network_mount_neither_rotational_nor_removable(void)
-{
+static void test_network_mount_neither_rotational_nor_removable(void) {
         struct prof pr;
         struct ra_facts f;
         struct run run;
@@ -818,8 +794,7 @@ static void test_network_mount_neither_rotational_nor_removable(void)
 
 /* Virtual=yes picks virtio, xen, storvsc and pvscsi disks, whatever they
  * report as rotational; Virtual=no the others. */
-static void test_virtual_rule(void)
-{
+static void test_virtual_rule(void) {
         struct prof pr;
         struct ra_facts f;
         struct run run;
@@ -839,8 +814,7 @@ static void test_virtual_rule(void)
         prof_done(&pr);
 }
 
-static void test_no_rules_leaves_device_alone(void)
-{
+static void test_no_rules_leaves_device_alone(void) {
         struct prof pr;
         struct ra_facts f;
         struct run run;
@@ -855,8 +829,7 @@ static void test_no_rules_leaves_device_alone(void)
         prof_done(&pr);
 }
 
-static void test_strings(void)
-{
+static void test_strings(void) {
         CHECK_STR("no-match", ra_verdict_to_string(RA_VERDICT_NO_MATCH));
         CHECK_STR("not-applicable", ra_verdict_to_string(RA_VERDICT_NOT_APPLICABLE));
         CHECK_STR("matched", ra_verdict_to_string(RA_VERDICT_MATCHED));
@@ -864,8 +837,7 @@ static void test_strings(void)
         CHECK_STR("failed", ra_verdict_to_string(RA_VERDICT_FAILED));
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN_TABLE(decide_cases, run_decide_case);
         RUN(test_props_read_back);

@@ -4,15 +4,13 @@
 #include "expr.h"
 #include "test.h"
 
-static void set_var(struct ra_vars *v, enum ra_var var, uint64_t value)
-{
+static void set_var(struct ra_vars *v, enum ra_var var, uint64_t value) {
         v->value[var] = value;
         v->known |= 1u << var;
 }
 
 /* Compiles and evaluates s against vars; returns eval's result, *ret_kb on success. */
-static int run(const char *s, const struct ra_vars *vars, uint64_t *ret_kb)
-{
+static int run(const char *s, const struct ra_vars *vars, uint64_t *ret_kb) {
         struct ra_expr e;
         char err[128] = "";
         int r;
@@ -51,8 +49,7 @@ static int run(const char *s, const struct ra_vars *vars, uint64_t *ret_kb)
 
 static const struct ra_vars no_vars;
 
-static void test_literals(void)
-{
+static void test_literals(void) {
         EVAL_OK("512", &no_vars, 512);
         EVAL_OK("512K", &no_vars, 512);
         EVAL_OK("4M", &no_vars, 4096);
@@ -62,8 +59,7 @@ static void test_literals(void)
         EVAL_OK("4M+512K", &no_vars, 4608);
 }
 
-static void test_precedence(void)
-{
+static void test_precedence(void) {
         EVAL_OK("1 + 2 * 3", &no_vars, 7);
         EVAL_OK("2 * 3 + 1", &no_vars, 7);
         EVAL_OK("(1 + 2) * 3", &no_vars, 9);
@@ -77,8 +73,7 @@ static void test_precedence(void)
         EVAL_OK("1M / 4 + 1M / 4", &no_vars, 512);
 }
 
-static void test_functions(void)
-{
+static void test_functions(void) {
         struct ra_vars v = {};
 
         EVAL_OK("min(3, 1, 2)", &no_vars, 1);
@@ -96,8 +91,7 @@ static void test_functions(void)
         EVAL_OK("min(1M, memory / 64)", &v, 512);
 }
 
-static void test_profile_expressions(void)
-{
+static void test_profile_expressions(void) {
         struct ra_vars v = {};
 
         set_var(&v, RA_VAR_STRIPE, 1536);
@@ -116,8 +110,7 @@ static void test_profile_expressions(void)
         EVAL_OK("2 * chunk * data_disks", &v, 3072);
 }
 
-static void test_variable_names(void)
-{
+static void test_variable_names(void) {
         /* Every variable is spelled in expressions as ra_var_to_string names it. */
         static const char *const names[_RA_VAR_MAX] = {
                 [RA_VAR_DEFAULT] = "default", [RA_VAR_MINIMUM] = "minimum",
@@ -143,8 +136,7 @@ static void test_variable_names(void)
         }
 }
 
-static void test_compiled_form(void)
-{
+static void test_compiled_form(void) {
         struct ra_expr e;
         char err[128] = "";
 
@@ -171,8 +163,7 @@ static void test_compiled_form(void)
         CHECK_INT(0, e.vars_used);
 }
 
-static void test_compile_errors(void)
-{
+static void test_compile_errors(void) {
         COMPILE_FAILS("2 * strpe", "strpe");
         COMPILE_FAILS("max(default, 4 * rsiz)", "rsiz");
         COMPILE_FAILS("(1 + 2", "");
@@ -198,8 +189,7 @@ static void test_compile_errors(void)
         COMPILE_FAILS("stripe(2)", "");
 }
 
-static void test_compile_error_without_buffer(void)
-{
+static void test_compile_error_without_buffer(void) {
         struct ra_expr e;
         char small[8];
 
@@ -212,8 +202,7 @@ static void test_compile_error_without_buffer(void)
         CHECK(memchr(small, '\0', sizeof(small)) != NULL);
 }
 
-static void test_too_long(void)
-{
+static void test_too_long(void) {
         struct ra_expr e;
         char s[400], err[128] = "";
         uint64_t kb = 0;
@@ -234,8 +223,7 @@ static void test_too_long(void)
         CHECK_U64(512, kb);
 }
 
-static void test_too_many_ops(void)
-{
+static void test_too_many_ops(void) {
         struct ra_expr e;
         char s[200], err[128] = "";
         uint64_t kb = 0;
@@ -262,8 +250,7 @@ static void test_too_many_ops(void)
         CHECK_INT(-EINVAL, ra_expr_compile(s, &e, err, sizeof(err)));
 }
 
-static void test_deep_nesting(void)
-{
+static void test_deep_nesting(void) {
         struct ra_expr e;
         char s[256], err[128] = "";
         uint64_t kb = 0;
@@ -300,8 +287,7 @@ static void test_deep_nesting(void)
         }
 }
 
-static void test_missing_variable(void)
-{
+static void test_missing_variable(void) {
         struct ra_vars v = {};
         struct ra_expr e;
         enum ra_var missing = RA_VAR_CURRENT;
@@ -330,8 +316,7 @@ static void test_missing_variable(void)
         CHECK_INT(-ENODATA, ra_expr_eval(&e, &no_vars, &kb, NULL));
 }
 
-static void test_division_by_zero(void)
-{
+static void test_division_by_zero(void) {
         struct ra_vars v = {};
 
         EVAL_FAILS("512 / 0", &no_vars, -EDOM);
@@ -341,8 +326,7 @@ static void test_division_by_zero(void)
         EVAL_FAILS("max(1, 2 / (1 - 1))", &no_vars, -EDOM);
 }
 
-static void test_overflow(void)
-{
+static void test_overflow(void) {
         struct ra_vars v = {};
 
         /* 2^80: overflows on the last multiplication. */
@@ -361,8 +345,7 @@ static void test_overflow(void)
 }
 
 /* What fails whatever the device is refused when the profile loads. */
-static void check_constants(const char *s, int expected)
-{
+static void check_constants(const char *s, int expected) {
         struct ra_expr e;
         char err[128] = "";
 
@@ -373,8 +356,7 @@ static void check_constants(const char *s, int expected)
                 CHECK(strstr(err, "whatever the device") != NULL);
 }
 
-static void test_check_constants(void)
-{
+static void test_check_constants(void) {
         check_constants("1M/0", -EDOM);
         check_constants("stripe / 0", -EDOM);            /* whatever the stripe */
         check_constants("stripe / (2 - 2)", -EDOM);
@@ -387,8 +369,7 @@ static void test_check_constants(void)
         check_constants("1M / 2", 0);
 }
 
-static void test_expr_reusable(void)
-{
+static void test_expr_reusable(void) {
         /* One compiled expression, evaluated for several devices. */
         struct ra_expr e;
         struct ra_vars v = {};
@@ -408,8 +389,7 @@ static void test_expr_reusable(void)
         CHECK_U64(3072, kb);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_literals);
         RUN(test_precedence);

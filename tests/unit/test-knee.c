@@ -18,8 +18,7 @@ static const double hdd_rounds[] = {
         106.4, 99.0, 101.7,  /* 4M */
 };
 
-static void test_hdd_seed(void)
-{
+static void test_hdd_seed(void) {
         struct ra_knee_point p[6];
         struct ra_knee k;
 
@@ -38,8 +37,7 @@ static void test_hdd_seed(void)
 }
 
 /* 2000 IOPS / 200 MiB/s: 62.9, 124.2, 213.9, 215.1 MiB/s at 32K..256K. */
-static void test_ssd_seed(void)
-{
+static void test_ssd_seed(void) {
         static const uint64_t sizes[] = { 16, 32, 64, 128, 256, 512 };
         static const double rounds[] = {
                 31.4, 31.6, //
@@ -60,8 +58,7 @@ static void test_ssd_seed(void)
 }
 
 /* Rounds that disagree more than the step the knee rests on: no answer. */
-static void test_noisy_rounds_refuse(void)
-{
+static void test_noisy_rounds_refuse(void) {
         static const uint64_t sizes[] = { 128, 256, 512, 1024 };
         static const double rounds[] = {
                 50, 80, 62,   //
@@ -81,8 +78,7 @@ static void test_noisy_rounds_refuse(void)
 }
 
 /* A device that does not care: the first size is the knee, if quiet. */
-static void test_flat(void)
-{
+static void test_flat(void) {
         static const uint64_t sizes[] = { 16, 32, 64 };
         static const double quiet[] = { 500, 505, 498, 502, 501, 499 };
         static const double loud[] = { 450, 530, 498, 502, 501, 499 };
@@ -99,8 +95,7 @@ static void test_flat(void)
 }
 
 /* Still doubling at the largest size: the knee may lie beyond the range. */
-static void test_rising_at_top(void)
-{
+static void test_rising_at_top(void) {
         static const uint64_t sizes[] = { 64, 128, 256 };
         static const double rounds[] = { 10, 20, 40 };
         struct ra_knee_point p[3];
@@ -112,8 +107,7 @@ static void test_rising_at_top(void)
         CHECK(k.confident); /* one round: no spread */
 }
 
-static void test_invalid(void)
-{
+static void test_invalid(void) {
         static const uint64_t sizes[] = { 64, 64 };
         static const uint64_t ok_sizes[] = { 64, 128 };
         static const double rounds[] = { 10, 20 };
@@ -131,8 +125,7 @@ static void test_invalid(void)
         CHECK_U64(77, k.knee); /* untouched on failure */
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_hdd_seed);
         RUN(test_ssd_seed);

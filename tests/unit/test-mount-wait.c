@@ -23,13 +23,11 @@ struct fake_table {
         unsigned n_sleeps;
 };
 
-static uint64_t fake_now(void *userdata)
-{
+static uint64_t fake_now(void *userdata) {
         return ((struct fake_table *)userdata)->now_ms;
 }
 
-static int fake_lookup(void *userdata)
-{
+static int fake_lookup(void *userdata) {
         struct fake_table *t = userdata;
 
         t->lookups++;
@@ -40,8 +38,7 @@ static int fake_lookup(void *userdata)
         return t->now_ms >= t->appears_at_ms ? 0 : -ENOENT;
 }
 
-static void fake_sleep(void *userdata, unsigned ms)
-{
+static void fake_sleep(void *userdata, unsigned ms) {
         struct fake_table *t = userdata;
 
         if (t->n_sleeps < sizeof(t->sleeps_ms) / sizeof(t->sleeps_ms[0]))
@@ -49,8 +46,7 @@ static void fake_sleep(void *userdata, unsigned ms)
         t->now_ms += ms;
 }
 
-static enum mount_wait_result run_wait(struct fake_table *t, unsigned timeout_sec, int *error)
-{
+static enum mount_wait_result run_wait(struct fake_table *t, unsigned timeout_sec, int *error) {
         const struct mount_wait_ops ops = {
                 .now_ms = fake_now,
                 .lookup = fake_lookup,
@@ -69,8 +65,7 @@ static enum mount_wait_result run_wait(struct fake_table *t, unsigned timeout_se
                         CHECK_INT(want_[i_], (t)->sleeps_ms[i_]);                       \
         } while (0)
 
-static void test_mounted_already(void)
-{
+static void test_mounted_already(void) {
         struct fake_table t = { .now_ms = 1000, .appears_at_ms = 0, .gone_at_ms = NEVER };
 
         CHECK_INT(MOUNT_WAIT_FOUND, run_wait(&t, 30, NULL));
@@ -78,8 +73,7 @@ static void test_mounted_already(void)
         CHECK_INT(0, t.n_sleeps);
 }
 
-static void test_mount_appears_late(void)
-{
+static void test_mount_appears_late(void) {
         struct fake_table t = { .now_ms = 1000, .appears_at_ms = 1300, .gone_at_ms = NEVER };
 
         CHECK_INT(MOUNT_WAIT_FOUND, run_wait(&t, 30, NULL));
@@ -89,8 +83,7 @@ static void test_mount_appears_late(void)
         CHECK_U64(1350, t.now_ms);
 }
 
-static void test_mount_never_appears(void)
-{
+static void test_mount_never_appears(void) {
         struct fake_table t = { .now_ms = 5000, .appears_at_ms = NEVER, .gone_at_ms = NEVER };
 
         CHECK_INT(MOUNT_WAIT_TIMEOUT, run_wait(&t, 2, NULL));
@@ -100,8 +93,7 @@ static void test_mount_never_appears(void)
         CHECK_U64(7000, t.now_ms);
 }
 
-static void test_step_stops_at_one_second(void)
-{
+static void test_step_stops_at_one_second(void) {
         struct fake_table t = { .now_ms = 0, .appears_at_ms = NEVER, .gone_at_ms = NEVER };
 
         CHECK_INT(MOUNT_WAIT_TIMEOUT, run_wait(&t, 5, NULL));
@@ -109,8 +101,7 @@ static void test_step_stops_at_one_second(void)
         CHECK_U64(5000, t.now_ms);
 }
 
-static void test_bdi_gone(void)
-{
+static void test_bdi_gone(void) {
         struct fake_table t = { .now_ms = 0, .appears_at_ms = NEVER, .gone_at_ms = 120 };
 
         CHECK_INT(MOUNT_WAIT_GONE, run_wait(&t, 30, NULL));
@@ -118,8 +109,7 @@ static void test_bdi_gone(void)
         CHECK_INT(3, t.lookups);
 }
 
-static void test_lookup_error_does_not_wait(void)
-{
+static void test_lookup_error_does_not_wait(void) {
         struct fake_table t = { .appears_at_ms = NEVER, .gone_at_ms = NEVER, .error = -EFBIG };
         int error = 0;
 
@@ -129,8 +119,7 @@ static void test_lookup_error_does_not_wait(void)
         CHECK_INT(0, t.n_sleeps);
 }
 
-static void test_no_wait_configured(void)
-{
+static void test_no_wait_configured(void) {
         struct fake_table t = { .now_ms = 10, .appears_at_ms = NEVER, .gone_at_ms = NEVER };
 
         CHECK_INT(MOUNT_WAIT_TIMEOUT, run_wait(&t, 0, NULL));
@@ -138,38 +127,33 @@ static void test_no_wait_configured(void)
         CHECK_INT(0, t.n_sleeps);
 }
 
-static uint64_t monotonic_ms(void)
-{
+static uint64_t monotonic_ms(void) {
         struct timespec ts;
 
         clock_gettime(CLOCK_MONOTONIC, &ts);
         return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-static void returns_at_once(const void *arg)
-{
+static void returns_at_once(const void *arg) {
         (void)arg;
 }
 
 /* What statfs() on a FUSE mount without its FUSE_INIT answer does: it
  * never returns, and only a fatal signal ends it. */
-static void hangs(const void *arg)
-{
+static void hangs(const void *arg) {
         (void)arg;
         for (;;)
                 pause();
 }
 
-static void test_bounded_returns(void)
-{
+static void test_bounded_returns(void) {
         uint64_t start = monotonic_ms();
 
         CHECK_INT(0, run_bounded(returns_at_once, NULL, 5000));
         CHECK(monotonic_ms() - start < 2000);
 }
 
-static void test_bounded_times_out(void)
-{
+static void test_bounded_times_out(void) {
         uint64_t start = monotonic_ms();
 
         CHECK_INT(-ETIMEDOUT, run_bounded(hangs, NULL, 200));
@@ -181,8 +165,7 @@ static void test_bounded_times_out(void)
         CHECK_INT(ECHILD, errno);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_mounted_already);
         RUN(test_mount_appears_late);

@@ -15,14 +15,12 @@ static const char mountinfo[] =
         "40 22 0:55 / /home/u/sshfs rw,nosuid,nodev shared:9 - fuse.sshfs u@host:/ rw,user_id=1000\n"
         "41 22 0:56 / /mnt/v6 rw - nfs [fe80::1]:/x rw,vers=4.1,rsize=262144";
 
-static int find(unsigned major, unsigned minor, struct ra_mount *m)
-{
+static int find(unsigned major, unsigned minor, struct ra_mount *m) {
         ra_mount_done(m);
         return ra_mountinfo_find(mountinfo, sizeof(mountinfo) - 1, major, minor, m);
 }
 
-static void test_find_nfs(void)
-{
+static void test_find_nfs(void) {
         struct ra_mount m = { 0 };
 
         REQUIRE(find(0, 53, &m) == 1);
@@ -38,8 +36,7 @@ static void test_find_nfs(void)
         ra_mount_done(&m);
 }
 
-static void test_find_exact_minor(void)
-{
+static void test_find_exact_minor(void) {
         struct ra_mount m = { 0 };
 
         /* 0:530 is not 0:53 and 0:53 is not 0:5. */
@@ -53,8 +50,7 @@ static void test_find_exact_minor(void)
         ra_mount_done(&m);
 }
 
-static void test_find_escapes(void)
-{
+static void test_find_escapes(void) {
         struct ra_mount m = { 0 };
 
         /* Spaces and tabs in mount points are written as octal escapes. */
@@ -65,8 +61,7 @@ static void test_find_escapes(void)
         ra_mount_done(&m);
 }
 
-static void test_find_last_line_without_newline(void)
-{
+static void test_find_last_line_without_newline(void) {
         struct ra_mount m = { 0 };
 
         REQUIRE(find(0, 56, &m) == 1);
@@ -75,8 +70,7 @@ static void test_find_last_line_without_newline(void)
         ra_mount_done(&m);
 }
 
-static void test_find_respects_length(void)
-{
+static void test_find_respects_length(void) {
         struct ra_mount m = { 0 };
         /* Only the first line is inside len. */
         size_t len = strlen("22 1 259:2 / / rw,relatime shared:1 - ext4 /dev/nvme0n1p2 rw\n");
@@ -90,8 +84,7 @@ static void test_find_respects_length(void)
 
 static int count_cb(const struct ra_mount *m, void *userdata);
 
-static void test_malformed_lines_skipped(void)
-{
+static void test_malformed_lines_skipped(void) {
         static const char text[] =
                 "36 22 0:60 / /a rw shared:1 nfs4 srv:/x rw\n"          /* no " - " */
                 "36 22 0:60 / /b rw - nfs4\n"                           /* too short */
@@ -114,8 +107,7 @@ static void test_malformed_lines_skipped(void)
         CHECK_INT(1, n);
 }
 
-static int count_cb(const struct ra_mount *m, void *userdata)
-{
+static int count_cb(const struct ra_mount *m, void *userdata) {
         unsigned *n = userdata;
 
         (void)m;
@@ -123,16 +115,14 @@ static int count_cb(const struct ra_mount *m, void *userdata)
         return 0;
 }
 
-static int stop_at_cifs(const struct ra_mount *m, void *userdata)
-{
+static int stop_at_cifs(const struct ra_mount *m, void *userdata) {
         unsigned *n = userdata;
 
         (*n)++;
         return strcmp(m->fstype, "cifs") == 0 ? 42 : 0;
 }
 
-static void test_foreach(void)
-{
+static void test_foreach(void) {
         unsigned n = 0;
 
         /* Seven well-formed lines; the garbage line is skipped. */
@@ -144,8 +134,7 @@ static void test_foreach(void)
         CHECK_INT(4, n);
 }
 
-static void test_option_u64(void)
-{
+static void test_option_u64(void) {
         const char *o = "rw,vers=4.2,rsize=1048576,wsize=524288,hard";
 
         CHECK_U64(1048576, ra_mount_option_u64(o, "rsize"));
@@ -162,8 +151,7 @@ static void test_option_u64(void)
         CHECK_U64(0, ra_mount_option_u64("", "rsize"));
 }
 
-static void test_option_value(void)
-{
+static void test_option_value(void) {
         const char *v;
         size_t l = 0;
 
@@ -179,8 +167,7 @@ static void test_option_value(void)
 }
 
 /* A value is either a number or refused, never cut or wrapped. */
-static void test_option_u64_checked(void)
-{
+static void test_option_u64_checked(void) {
         bool invalid = true;
 
         CHECK_U64(1048576, ra_mount_option_u64_checked("rsize=1048576", "rsize", &invalid));
@@ -193,8 +180,7 @@ static void test_option_u64_checked(void)
         CHECK(invalid);
 }
 
-static void check_server(const char *source, const char *expected)
-{
+static void check_server(const char *source, const char *expected) {
         size_t l = 0;
         const char *s = ra_mount_server(source, &l);
 
@@ -207,8 +193,7 @@ static void check_server(const char *source, const char *expected)
         CHECK(strncmp(s, expected, l) == 0);
 }
 
-static void test_server(void)
-{
+static void test_server(void) {
         check_server("srv:/export", "srv");
         check_server("10.0.0.5:/data", "10.0.0.5");
         check_server("//fileserver/share", "fileserver");
@@ -221,8 +206,7 @@ static void test_server(void)
  * A mount point of 308 bytes of CJK (102 characters, more than a 256-byte
  * buffer), options beyond 1 KiB with rsize= at the end: both whole.
  */
-static void test_long_fields_whole(void)
-{
+static void test_long_fields_whole(void) {
         char mount_point[400] = "/mnt/", options[2048] = "rw", line[4096];
         struct ra_mount m = { 0 };
         struct ra_facts f;
@@ -247,8 +231,7 @@ static void test_long_fields_whole(void)
 }
 
 /* mountinfo of any size is read whole; beyond the limit, an error. */
-static void test_read_whole_file(void)
-{
+static void test_read_whole_file(void) {
         char path[] = "/tmp/ra-test-mountinfo.XXXXXX";
         int fd = mkstemp(path);
         char *text = NULL;
@@ -278,8 +261,7 @@ static void test_read_whole_file(void)
         unlink(path);
 }
 
-static void test_bdi_name(void)
-{
+static void test_bdi_name(void) {
         unsigned major = 99, minor = 99;
 
         CHECK_INT(0, ra_parse_bdi_name("0:53", &major, &minor));
@@ -300,8 +282,7 @@ static void test_bdi_name(void)
         CHECK_INT(99, minor);
 }
 
-static void test_facts_from_mount(void)
-{
+static void test_facts_from_mount(void) {
         struct ra_mount m = { 0 };
         struct ra_facts f;
 
@@ -337,8 +318,7 @@ static void test_facts_from_mount(void)
         ra_mount_done(&m);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_find_nfs);
         RUN(test_find_exact_minor);

@@ -53,8 +53,7 @@ static const struct plan_case cases[] = {
         { "bad1", RA_CLASS_HDD, true, 128, false, NULL, RA_ACTION_NOT_SETTABLE, PROFILE_PATH ":broken", false },
 };
 
-static void test_actions(void)
-{
+static void test_actions(void) {
         struct ra_config *c = calloc(1, sizeof(*c));
         struct ra_profile p;
 
@@ -89,8 +88,7 @@ static void test_actions(void)
 }
 
 /* reset writes a target that is not the profile's: the same action rules. */
-static void test_action_for_target(void)
-{
+static void test_action_for_target(void) {
         struct ra_facts f;
 
         ra_facts_init(&f);
@@ -105,8 +103,7 @@ static void test_action_for_target(void)
         CHECK_INT(RA_ACTION_NOT_SETTABLE, ra_action_for_target(&f, 128));
 }
 
-static void test_write_failure_text(void)
-{
+static void test_write_failure_text(void) {
         char buf[160];
 
         ra_write_failure_text(buf, sizeof(buf), 1234, 1232, -EIO);
@@ -115,8 +112,7 @@ static void test_write_failure_text(void)
         CHECK_STR("could not set read_ahead_kb to 512: No such file or directory", buf);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_actions);
         RUN(test_action_for_target);

@@ -20,8 +20,7 @@
                 CHECK_U64(777, v_);                                                     \
         } while (0)
 
-static void test_plain_kib(void)
-{
+static void test_plain_kib(void) {
         OK("512", 512);
         OK("0", 0);
         OK("1", 1);
@@ -29,8 +28,7 @@ static void test_plain_kib(void)
         OK("1048576", 1048576); /* exactly RA_SIZE_MAX_KB */
 }
 
-static void test_units(void)
-{
+static void test_units(void) {
         OK("512K", 512);
         OK("512k", 512);
         OK("512KiB", 512);
@@ -43,8 +41,7 @@ static void test_units(void)
         OK("128M", 131072);
 }
 
-static void test_whitespace(void)
-{
+static void test_whitespace(void) {
         /* Surrounding whitespace is trimmed; inside a number it is not allowed. */
         OK(" 512", 512);
         OK("512 ", 512);
@@ -53,8 +50,7 @@ static void test_whitespace(void)
         FAILS("   ", -EINVAL);
 }
 
-static void test_malformed(void)
-{
+static void test_malformed(void) {
         FAILS("", -EINVAL);
         FAILS("K", -EINVAL);
         FAILS("M", -EINVAL);
@@ -69,8 +65,7 @@ static void test_malformed(void)
         FAILS("abc", -EINVAL);
 }
 
-static void test_range(void)
-{
+static void test_range(void) {
         FAILS("1048577", -ERANGE); /* RA_SIZE_MAX_KB + 1 */
         FAILS("1025M", -ERANGE);
         FAILS("2G", -ERANGE);
@@ -83,8 +78,7 @@ static void test_range(void)
         FAILS("18446744073709551616", -ERANGE);
 }
 
-static void test_format(void)
-{
+static void test_format(void) {
         char buf[24];
 
         CHECK_STR("512K", ra_format_size_kb(512, buf));
@@ -101,8 +95,7 @@ static void test_format(void)
         CHECK(strlen(ra_format_size_kb(UINT64_MAX, buf)) < sizeof(buf));
 }
 
-static void test_format_parses_back(void)
-{
+static void test_format_parses_back(void) {
         static const uint64_t values[] = { 4, 32, 512, 1000, 1024, 1536, 3072, 4096, 4608, 1048576 };
         char buf[24];
 
@@ -114,8 +107,7 @@ static void test_format_parses_back(void)
         }
 }
 
-static void test_bool(void)
-{
+static void test_bool(void) {
         static const char *const yes[] = { "yes", "true", "1", "on" };
         static const char *const no[] = { "no", "false", "0", "off" };
         bool b;
@@ -138,8 +130,7 @@ static void test_bool(void)
         CHECK(b == true);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_plain_kib);
         RUN(test_units);

@@ -5,8 +5,7 @@
 #include "text.h"
 
 /* What ra_fputs_people() writes for s. */
-static char *people(const char *s)
-{
+static char *people(const char *s) {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -18,8 +17,7 @@ static char *people(const char *s)
         return buf;
 }
 
-static char *json(const char *s)
-{
+static char *json(const char *s) {
         char *buf = NULL;
         size_t len = 0;
         FILE *f = open_memstream(&buf, &len);
@@ -45,8 +43,7 @@ static char *json(const char *s)
                 free(o_);                                                               \
         } while (0)
 
-static void test_people_escapes(void)
-{
+static void test_people_escapes(void) {
         CHECK_PEOPLE("/mnt/data", "/mnt/data");
         /* OSC title, a newline, a tab, DEL: \xHH like lsblk and systemd. */
         CHECK_PEOPLE("\\x1b]0;owned\\x07", "\x1b]0;owned\x07");
@@ -64,8 +61,7 @@ static void test_people_escapes(void)
         CHECK_PEOPLE("\xd0\x96\xd0\x96", "\xd0\x96\xd0\x96"); /* Cyrillic */
 }
 
-static void test_json_always_utf8(void)
-{
+static void test_json_always_utf8(void) {
         CHECK_JSON("\"/mnt/data\"", "/mnt/data");
         CHECK_JSON("\"a\\\"b\\\\c\"", "a\"b\\c");
         CHECK_JSON("\"\\u001b]0;owned\\u0007\\u000a\"", "\x1b]0;owned\x07\n");
@@ -75,8 +71,7 @@ static void test_json_always_utf8(void)
         CHECK_JSON("\"x\xef\xbf\xbd\xef\xbf\xbd\"", "x\xe9\x95");
 }
 
-static void test_trim_cut(void)
-{
+static void test_trim_cut(void) {
         char s[16];
 
         strcpy(s, "ab\xd0\x96\xd0");
@@ -97,8 +92,7 @@ static void test_trim_cut(void)
 }
 
 /* ra_str_join() cuts and terminates exactly as snprintf("%s%s...") does. */
-static void test_str_join(void)
-{
+static void test_str_join(void) {
         char s[8], ref[8];
 
         CHECK(ra_str_join(s, sizeof(s), "ab", "/", "cd", NULL));
@@ -117,8 +111,7 @@ static void test_str_join(void)
         CHECK_STR("", s);
 }
 
-int main(void)
-{
+int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_people_escapes);
         RUN(test_json_always_utf8);

@@ -11,8 +11,7 @@
 #include "test.h"
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer; aborts on error. */
-static inline char *test_read_file(const char *path, size_t *ret_len)
-{
+static inline char *test_read_file(const char *path, size_t *ret_len) {
         FILE *f = fopen(path, "re");
         char *buf;
         long len;
@@ -35,16 +34,14 @@ static inline char *test_read_file(const char *path, size_t *ret_len)
 }
 
 /* A vendor profile from the source tree (RA_SOURCE_DIR/profiles/NAME.conf). */
-static inline char *test_read_source(const char *relpath, size_t *ret_len)
-{
+static inline char *test_read_source(const char *relpath, size_t *ret_len) {
         char path[PATH_MAX];
 
         snprintf(path, sizeof(path), "%s/%s", RA_SOURCE_DIR, relpath);
         return test_read_file(path, ret_len);
 }
 
-static inline void test_mkdir_p(const char *path)
-{
+static inline void test_mkdir_p(const char *path) {
         char tmp[PATH_MAX];
 
         snprintf(tmp, sizeof(tmp), "%s", path);
@@ -64,8 +61,7 @@ static inline void test_mkdir_p(const char *path)
         }
 }
 
-static inline void test_mkdir_parent(const char *path)
-{
+static inline void test_mkdir_parent(const char *path) {
         char dir[PATH_MAX];
         char *slash;
 
@@ -78,8 +74,7 @@ static inline void test_mkdir_parent(const char *path)
 }
 
 /* Writes len bytes (which may hold NULs) to path, creating directories. */
-static inline void test_write_bytes(const char *path, const void *data, size_t len)
-{
+static inline void test_write_bytes(const char *path, const void *data, size_t len) {
         FILE *f;
 
         test_mkdir_parent(path);
@@ -90,15 +85,13 @@ static inline void test_write_bytes(const char *path, const void *data, size_t l
         }
 }
 
-static inline int test_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
+static inline int test_rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
         (void)st;
         (void)flag;
         (void)ftw;
         return remove(path) < 0 ? -1 : 0;
 }
 
-static inline void test_rm_rf(const char *path)
-{
+static inline void test_rm_rf(const char *path) {
         nftw(path, test_rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }

@@ -27,8 +27,7 @@
 
 static int test_fails; /* failed checks in the running case */
 
-static inline const char *test_errno_name(long long v)
-{
+static inline const char *test_errno_name(long long v) {
         switch (v) {
         case -EINVAL: return " (-EINVAL)";
         case -ERANGE: return " (-ERANGE)";
@@ -44,8 +43,7 @@ static inline const char *test_errno_name(long long v)
         }
 }
 
-static inline void test_fail(const char *file, int line, const char *what)
-{
+static inline void test_fail(const char *file, int line, const char *what) {
         fprintf(stderr, "%s:%d: FAIL: %s\n", file, line, what);
         test_fails++;
 }
@@ -100,8 +98,7 @@ static inline void test_fail(const char *file, int line, const char *what)
                 }                                                                       \
         } while (0)
 
-static inline bool test_has_suffix(const char *s, const char *suffix)
-{
+static inline bool test_has_suffix(const char *s, const char *suffix) {
         size_t ls, lx;
 
         if (!s)
@@ -148,15 +145,13 @@ static const char *test_names[TEST_MAX_CASES];
 static int test_n_names;
 static int test_ran;           /* cases run in this pass */
 
-__attribute__((constructor)) static void test_take_args(int argc, char **argv, char **envp)
-{
+__attribute__((constructor)) static void test_take_args(int argc, char **argv, char **envp) {
         (void)envp;
         test_argc = argc;
         test_argv = argv;
 }
 
-static inline bool test_selected(const char *name)
-{
+static inline bool test_selected(const char *name) {
         if (test_argc <= 1)
                 return true;
         for (int i = 1; i < test_argc; i++)
@@ -165,15 +160,13 @@ static inline bool test_selected(const char *name)
         return false;
 }
 
-static inline void test_list_names(FILE *f)
-{
+static inline void test_list_names(FILE *f) {
         for (int i = 0; i < test_n_names; i++)
                 fprintf(f, "%s\n", test_names[i]);
 }
 
 /* After the listing pass: -1 to go on, else the exit code. */
-static inline int test_check_args(void)
-{
+static inline int test_check_args(void) {
         int unknown = 0;
 
         for (int i = 1; i < test_argc; i++) {
@@ -199,8 +192,7 @@ static inline int test_check_args(void)
 /* Runs fn(arg) as the case called name, in a child process unless TEST_NOFORK
  * is set; 1 if it failed. A case not selected, or the listing pass, runs
  * nothing and counts as passed. */
-static inline int test_run_with(const char *name, test_case_fn fn, const void *arg)
-{
+static inline int test_run_with(const char *name, test_case_fn fn, const void *arg) {
         int status;
         pid_t pid;
 
@@ -250,14 +242,12 @@ static inline int test_run_with(const char *name, test_case_fn fn, const void *a
         return 0;
 }
 
-static inline void test_call_plain(const void *arg)
-{
+static inline void test_call_plain(const void *arg) {
         (*(const test_fn *)arg)();
 }
 
 /* Runs one case, in a child process unless TEST_NOFORK is set; 1 if it failed. */
-static inline int test_run(const char *name, test_fn fn)
-{
+static inline int test_run(const char *name, test_fn fn) {
         return test_run_with(name, test_call_plain, &fn);
 }
 

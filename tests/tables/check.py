@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""The texts that list readahead-ctl's verbs, options, status columns and the
+profile keys must name everything the program's own tables have: the
+program prints its tables (readahead-ctl --list-verbs, --list-options,
+--list-columns, --list-keys) and each text is read for the names.
+
+  text                          checked for
+  completion/readahead-ctl      verbs, every option per verb, columns
+  man/readahead-ctl.8.scd       verbs (COMMANDS), options, columns (STATUS TABLE),
+                                the columns' Prometheus gauges (--format)
+  README.md                     verbs in the usage block (Status and explain); the
+                                gauges (Prometheus); keys: [Agent] anywhere,
+                                [Profile] and [Rule NAME] tables
+  man/readahead.conf.5.scd      keys, per section
+  tests/fuzz/profile.dict       keys
+  tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
+
+The completion's lists and the dictionary must not name anything the tables
+lack either. Run: ctest -R tables -V (or RA_CTL=build/readahead-ctl
+RA_SOURCE_DIR=. python3 tests/tables/check.py).
+"""
+
+import os
+import re
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import ratest  # noqa: E402
+
+CTL = os.environ.get("RA_CTL") or ratest.die("RA_CTL is not set (run through ctest)")
+SRC = os.environ.get("RA_SOURCE_DIR") or ratest.die("RA_SOURCE_DIR is not set (run through ctest)")
+
+
+def table(option):
+    """readahead-ctl --list-OPTION: its lines, split into words."""
+    out = subprocess.run([CTL, option], check=True, capture_output=True, text=True).stdout
+    return [line.split() for line in out.splitlines()]
+
+
+def read(rel):
+    with open(os.path.join(SRC, rel), encoding="utf-8") as f:
+        return f.read()
+
+
+def section(text, start, end=r"^# [A-Z][A-Z ]*$"):
+    """The lines of text after the line matching start, up to the next line
+    matching end."""
+    m = re.search(start, text, re.M)
+    if not m:
+        ratest.die(f"no line matching {start!r}")
+    rest = text[m.end():]
+    e = re.search(end, rest, re.M)
+    return rest[: e.start()] if e else rest
+
+
+def check_has(where, what, wanted, found):
+    """Every name of wanted (the table's "what", a plural) is in found."""
+    missing = [n for n in wanted if n not in found]
+    if missing:
+        ratest.fail(f"{where} names all the table's {what}", " ".join(wanted), "missing " + " ".join(missing))
+    else:
+        ratest.ok(f"{where} names all {len(wanted)} {what}")
+
+
+def check_only(where, what, wanted, found):
+    """found names nothing that wanted lacks."""
+    extra = sorted(set(found) - set(wanted))
+    if extra:
+        ratest.fail(f"{where} names only the table's {what}", " ".join(wanted), "also " + " ".join(extra))
+
+
+VERBS = [w[0] for w in table("--list-verbs")]
+OPTIONS = {}  # verb ("*": main's) -> its long options
+for w in table("--list-options"):
+    OPTIONS.setdefault(w[0], []).append(w[1])
+COLUMNS = [w[0] for w in table("--list-columns")]
+GAUGES = [w[2] for w in table("--list-columns") if w[2] != "-"]
+KEYS = {}  # section -> its keys
+for w in table("--list-keys"):
+    KEYS.setdefault(w[0], []).append(w[1])
+ALL_KEYS = sorted({k for keys in KEYS.values() for k in keys})
+
+# ---- bash completion --------------------------------------------------------
+completion = read("completion/readahead-ctl")
+
+
+def completion_list(var):
+    m = re.search(rf"^\s*local {var}='([^']*)'", completion, re.M)
+    if not m:
+        ratest.fail(f"completion has local {var}='...'", "the list", "none")
+        return []
+    return [w.rstrip("=") for w in m.group(1).split()]
+
+
+check_has("completion's verbs", "verbs", VERBS, completion_list("verbs"))
+check_only("completion's verbs", "verbs", VERBS, completion_list("verbs"))
+for verb, opts in OPTIONS.items():
+    var = "opts" if verb == "*" else verb.replace("-", "_") + "_opts"
+    check_has(f"completion's {var}", "main options" if verb == "*" else f"options of {verb}", opts, completion_list(var))
+check_has("completion's cols", "columns", COLUMNS, completion_list("cols"))
+check_only("completion's cols", "columns", COLUMNS, completion_list("cols"))
+
+# ---- readahead-ctl(8) ---------------------------------------------------------
+man_ctl = read("man/readahead-ctl.8.scd")
+commands = section(man_ctl, r"^# COMMANDS$")
+check_has("readahead-ctl(8) COMMANDS", "verbs", VERBS, re.findall(r"^\*([a-z-]+)\*", commands, re.M))
+check_has("readahead-ctl(8)", "options", sorted({o for opts in OPTIONS.values() for o in opts}),
+          re.findall(r"\*(--[a-z-]+)\*", man_ctl))
+status_table = section(man_ctl, r"^# STATUS TABLE$")
+check_has("readahead-ctl(8) STATUS TABLE", "columns", COLUMNS,
+          [c for line in status_table.splitlines() if line.startswith("*")
+           for c in re.findall(r"\*([A-Z][A-Z:]*)\*", line)])
+
+check_has("readahead-ctl(8) --format", "Prometheus gauges", GAUGES,
+          re.findall(r"\*(readahead_[a-z_]+)\*", section(man_ctl, r"^\*--format\*=", r"^\*--")))
+
+# ---- README.md ----------------------------------------------------------------
+readme = read("README.md")
+check_has("README's Prometheus section", "Prometheus gauges", GAUGES,
+          re.findall(r"`(readahead_[a-z_]+)`", section(readme, r"^### Prometheus$", r"^#")))
+usage = section(readme, r"^## Status and explain$", r"^#")
+usage = usage.split("```")[1] if usage.count("```") >= 2 else ""
+usage_words = {w for line in usage.splitlines() if line.startswith("readahead-ctl ") for w in line.split()}
+check_has("README's readahead-ctl usage block", "verbs", VERBS, usage_words)
+
+readme_keys = {
+    "Agent": re.findall(r"`([A-Z][A-Za-z]*)=", readme),
+    "Profile": re.findall(r"^\| `([A-Z][A-Za-z]*)=", section(readme, r"^### `\[Profile\]`$", r"^#"), re.M),
+    "Rule": re.findall(r"`([A-Z][A-Za-z]*)=", "\n".join(
+        line.split("|")[1] for line in section(readme, r"^### `\[Rule NAME\]`$", r"^#").splitlines()
+        if line.startswith("| `"))),
+}
+for sec, keys in KEYS.items():
+    where = "README.md" if sec == "Agent" else f"README's [{sec}] table"
+    check_has(where, f"{sec} keys", keys, readme_keys.get(sec, []))
+
+# ---- readahead.conf(5) ----------------------------------------------------------
+man_conf = read("man/readahead.conf.5.scd")
+man_sections = {"Agent": r"^# readahead\.conf$", "Profile": r"^# \[Profile\]$", "Rule": r"^# \[Rule NAME\]$"}
+for sec, keys in KEYS.items():
+    text = section(man_conf, man_sections[sec], r"^# ")
+    found = [k for line in text.splitlines() if line.startswith("*")
+             for k in re.findall(r"\*([A-Z][A-Za-z]*)=\*", line)]
+    check_has(f"readahead.conf(5) {sec} section", f"{sec} keys", keys, found)
+
+# ---- the fuzzer's dictionary and corpus ---------------------------------------
+dict_keys = re.findall(r'^"([A-Z][A-Za-z]*)="$', read("tests/fuzz/profile.dict"), re.M)
+check_has("tests/fuzz/profile.dict", "keys", ALL_KEYS, dict_keys)
+check_only("tests/fuzz/profile.dict", "keys", ALL_KEYS, dict_keys)
+
+corpus = read("tests/fuzz/corpus/profile/all-keys.conf")
+corpus_keys = {}
+sec = None
+for line in corpus.splitlines():
+    if line.startswith("["):
+        sec = "Rule" if line.startswith("[Rule ") else line.strip("[]")
+    elif sec and "=" in line and line[0].isalpha():
+        corpus_keys.setdefault(sec, []).append(line.split("=", 1)[0])
+for sec in ("Profile", "Rule"):
+    check_has(f"all-keys.conf [{sec}]", f"{sec} keys", KEYS[sec], corpus_keys.get(sec, []))
+
+ratest.report("tables")
