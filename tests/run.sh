@@ -31,7 +31,7 @@ cmake --build build-asan -j"$jobs"
 # package and binaries (`ctest --test-dir build-asan -L vm` runs the VM lab
 # with the sanitized binaries).
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1 \
-        ctest --test-dir build-asan --output-on-failure -j1 -LE '^(vm|systemd|debian-root)$'
+        ctest --test-dir build-asan --output-on-failure -j1 -LE '^(vm|systemd|debian-root|k8s)$'
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug

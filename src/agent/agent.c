@@ -21,6 +21,7 @@
 
 #include "agent.h"
 #include "journal.h"
+#include "watch.h"
 
 static void help(void) {
         printf("Usage: readahead-agent [--root DIR] [--dry-run]\n"
@@ -32,6 +33,16 @@ static void help(void) {
                "  --dry-run    decide and print, write nothing\n"
                "  --wait-bdi NAME  wait (MountWaitSec=) for the mount of bdi NAME, then set it;\n"
                "               run by readahead-agent-bdi@NAME.service, off the udev worker\n"
+               "  --watch      run until SIGTERM: set every disk and mount now, then follow\n"
+               "               udev's events and mount changes (where no udev rule can be\n"
+               "               installed: a container, deploy/kubernetes)\n"
+               "  --check-sec N     --watch: put back drifted values every N s (default 60)\n"
+               "  --mountinfo PATH  the mount table to read (/proc/1/mountinfo: the host's,\n"
+               "               from a container with the host's PID namespace)\n"
+               "  --metrics-file PATH  --watch: readahead-ctl's Prometheus gauges, written\n"
+               "               there at start and every check (node_exporter's textfile)\n"
+               "  --reset      readahead-ctl reset (the kernel's values back), then wait for\n"
+               "               SIGTERM (the removal DaemonSet's container)\n"
                "  --help, --version\n");
 }
 
@@ -40,6 +51,11 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 { "root", required_argument, NULL, 'r' },
                 { "dry-run", no_argument, NULL, 'n' },
                 { "wait-bdi", required_argument, NULL, 'w' },
+                { "watch", no_argument, NULL, 'W' },
+                { "reset", no_argument, NULL, 'R' },
+                { "check-sec", required_argument, NULL, 'c' },
+                { "mountinfo", required_argument, NULL, 'm' },
+                { "metrics-file", required_argument, NULL, 'M' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
@@ -61,6 +77,27 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         break;
                 case 'w':
                         o->wait_bdi = optarg;
+                        break;
+                case 'W':
+                        o->watch = true;
+                        break;
+                case 'R':
+                        o->reset = true;
+                        break;
+                case 'c':
+                        if (watch_parse_check_sec(optarg, &o->check_sec) < 0) {
+                                fprintf(stderr, "readahead-agent: --check-sec: '%s' is not 1 to %u seconds\n",
+                                        optarg, WATCH_CHECK_SEC_MAX);
+                                return -EINVAL;
+                        }
+                        break;
+                case 'm':
+                        /* Through the environment: the waiter and readahead-ctl read it too. */
+                        if (setenv("READAHEAD_MOUNTINFO", optarg, 1) < 0)
+                                return -errno;
+                        break;
+                case 'M':
+                        o->metrics_file = optarg;
                         break;
                 case 'h':
                         help();
@@ -145,13 +182,17 @@ out:
 }
 
 int main(int argc, char **argv) {
-        struct agent_options o = {};
+        struct agent_options o = { .check_sec = 60 };
         int r = parse_argv(argc, argv, &o);
 
         if (r <= 0)
                 return r < 0 ? 2 : 0;
         if (o.wait_bdi)
                 return wait_bdi(&o, o.wait_bdi);
+        if (o.watch)
+                return run_watch(&o);
+        if (o.reset)
+                return run_reset(&o);
         run(&o);
         return 0;
 }

@@ -20,6 +20,12 @@ struct agent_options {
         const char *root;
         const char *wait_bdi;
         bool dry_run;
+        /* --watch (watch.c): its options, and how it runs the handlers. */
+        bool watch, reset;
+        unsigned check_sec;
+        const char *metrics_file;
+        bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
+        bool recheck; /* a periodic check: a write puts back a drifted value, log why */
 };
 
 /* Logs that the configuration could not be loaded at all (out of memory:
@@ -48,3 +54,10 @@ int wait_bdi(const struct agent_options *o, const char *bdi);
 
 /* Starts "readahead-agent --wait-bdi BDI" detached from the udev worker. */
 int spawn_waiter(const struct agent_options *o, const char *bdi);
+
+/* --watch: runs until SIGTERM or SIGINT; the exit code. */
+int run_watch(struct agent_options *o);
+
+/* --reset: readahead-ctl reset, then waits for SIGTERM or SIGINT (the
+ * removal DaemonSet: a pod that exits would be started again). */
+int run_reset(const struct agent_options *o);

@@ -48,9 +48,9 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
         if (mounted)
                 ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
         /* FUSE: a value written before FUSE_INIT is lost, the waiter writes it. */
-        if (mounted && !(facts.class == RA_CLASS_FUSE && plan_changes_value(&plan)))
+        if (mounted && !(facts.class == RA_CLASS_FUSE && plan_changes_value(&plan) && !o->no_wait))
                 carry_out_plan(o, &facts, &plan);
-        else if (config->agent.mount_wait_sec == 0)
+        else if (config->agent.mount_wait_sec == 0 || o->no_wait)
                 printf("READAHEAD_RESULT=no-mount\n");
         else if (systemd_is_running() && !o->dry_run)
                 /* (The unit's waiter writes: a dry run waits in its own process.) */

@@ -5,15 +5,17 @@
 #include <syslog.h>
 
 #include "agent.h"
+#include "drift.h"
 #include "journal.h"
 #include "text.h"
 #include "write-read-ahead.h"
 
-static void log_result(const struct ra_facts *f, const struct ra_plan *plan, const char *result,
-                       uint64_t now_kb, int error) {
+static void log_result(const struct agent_options *o, const struct ra_facts *f, const struct ra_plan *plan,
+                       const char *result, uint64_t now_kb, int error) {
         const struct ra_decision *d = &plan->decision;
         char dev[RA_NAME_MAX + 24], target[48], prev[48], rulef[RA_PATH_MAX + 80], res[48], reason[240],
-                failure[160];
+                failure[160], drift[300] = "", drift_field[320];
+        size_t n_fields = 6;
 
         snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", f->name);
         snprintf(target, sizeof(target), "READAHEAD_TARGET_KB=%" PRIu64, d->target_kb);
@@ -21,13 +23,22 @@ static void log_result(const struct ra_facts *f, const struct ra_plan *plan, con
         snprintf(rulef, sizeof(rulef), "READAHEAD_RULE=%s", plan->rule);
         snprintf(res, sizeof(res), "READAHEAD_RESULT=%s", result);
         snprintf(reason, sizeof(reason), "READAHEAD_REASON=%s", d->reason);
-        const char *fields[] = { dev, target, prev, rulef, res, reason };
+        const char *fields[] = { dev, target, prev, rulef, res, reason, drift_field };
+        if (o->recheck) {
+                /* --watch's periodic check: the value was ours, something changed it. */
+                struct ra_drift cause;
+                ra_drift_explain(f, d->target_kb, 0, &cause);
+                snprintf(drift, sizeof(drift), "; drifted: %s", cause.why);
+                snprintf(drift_field, sizeof(drift_field), "READAHEAD_DRIFT=%s",
+                         ra_drift_cause_to_string(cause.cause));
+                n_fields++;
+        }
         if (error < 0) {
                 ra_write_failure_text(failure, sizeof(failure), d->target_kb, now_kb, error);
-                agent_log(LOG_ERR, fields, 6, "%s: %s", f->name, failure);
+                agent_log(LOG_ERR, fields, n_fields, "%s: %s%s", f->name, failure, drift);
         } else
-                agent_log(LOG_INFO, fields, 6, "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)", f->name,
-                          f->current_kb, d->target_kb, plan->rule, d->reason);
+                agent_log(LOG_INFO, fields, n_fields, "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)%s",
+                          f->name, f->current_kb, d->target_kb, plan->rule, d->reason, drift);
 }
 
 bool plan_changes_value(const struct ra_plan *plan) {
@@ -77,7 +88,7 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
                 } else {
                         int r = ra_write_read_ahead(facts->attr_path, d->target_kb, &now_kb);
                         result = r < 0 ? "failed" : "written";
-                        log_result(facts, plan, result, now_kb, r);
+                        log_result(o, facts, plan, result, now_kb, r);
                 }
         }
         printf("READAHEAD_RESULT=%s\n", result);

@@ -162,7 +162,7 @@ int wait_bdi(const struct agent_options *o, const char *bdi) {
                 return 1;
         ra_facts_init(&w.facts);
         w.udev = udev_new(); /* for btrfs members' classes; without it they are unknown */
-        w.mountinfo_fd = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC);
+        w.mountinfo_fd = open(ra_mountinfo_path(), O_RDONLY | O_CLOEXEC);
 
         const struct mount_wait_ops ops = {
                 .now_ms = real_now_ms,

@@ -66,5 +66,11 @@ int ra_parse_bdi_name(const char *name, unsigned *ret_major, unsigned *ret_minor
  */
 #define RA_MOUNTINFO_MAX_BYTES ((size_t) 256 << 20)
 int ra_read_mountinfo(char **ret, size_t *ret_len);
+/*
+ * The mount table read: /proc/self/mountinfo, or $READAHEAD_MOUNTINFO. In a
+ * container with the host's PID namespace, /proc/1/mountinfo is the host's,
+ * where kubelet mounts network volumes (readahead-agent --watch --mountinfo).
+ */
+const char *ra_mountinfo_path(void);
 /* What went wrong reading it, in words: -EFBIG names the limit. */
 const char *ra_mountinfo_strerror(int r);

@@ -373,6 +373,29 @@ ra_fuse_mount() {
 # ra_bdi_of MOUNTPOINT: the bdi (0:N) of the filesystem mounted there.
 ra_bdi_of() { mountpoint -d "$1"; }
 
+# ra_node_exporter TEXTDIR: a real prometheus-node-exporter serving only
+# its textfile collector on TEXTDIR over loopback (skips without one); stopped
+# at exit. ra_scrape prints what it serves.
+RA_EXPORTER_PORT=""
+ra_node_exporter() {
+        local exporter
+        exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
+        [ -n "$exporter" ] || ra_skip "prometheus-node-exporter is not installed"
+        command -v curl >/dev/null || ra_skip "curl is not installed"
+        RA_EXPORTER_PORT=$((20000 + $$ % 20000))
+        "$exporter" --web.listen-address="127.0.0.1:$RA_EXPORTER_PORT" --collector.disable-defaults \
+                --collector.textfile --collector.textfile.directory="$1" >"$RA_TMP/exporter.log" 2>&1 &
+        RA_BG_PIDS+=("$!")
+        for _ in $(seq 50); do
+                ra_scrape >/dev/null 2>&1 && return 0
+                kill -0 "${RA_BG_PIDS[-1]}" 2>/dev/null || break
+                sleep 0.1
+        done
+        cat "$RA_TMP/exporter.log" >&2
+        ra_fail "node_exporter does not answer"
+}
+ra_scrape() { curl -fsS --max-time 5 "http://127.0.0.1:$RA_EXPORTER_PORT/metrics"; }
+
 ra_bdi_ra_kb() { cat "/sys/class/bdi/$1/read_ahead_kb"; }
 
 ra_bdi_prop() {

@@ -5,9 +5,6 @@
 # loopback with curl: the loop device's target, current value and drift.
 . "$(dirname "$0")/lib.sh"
 ra_init
-exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
-[ -n "$exporter" ] || ra_skip "prometheus-node-exporter is not installed"
-command -v curl >/dev/null || ra_skip "curl is not installed"
 ra_install_rule
 
 ra_attach 20G big
@@ -22,16 +19,8 @@ refresh() { # as the documented timer does: write aside, then rename
 }
 refresh
 
-port=$((20000 + $$ % 20000))
-"$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults --collector.textfile \
-        --collector.textfile.directory="$textdir" >"$RA_TMP/exporter.log" 2>&1 &
-RA_BG_PIDS+=("$!")
-scrape() { curl -fsS --max-time 5 "http://127.0.0.1:$port/metrics"; }
-for _ in $(seq 50); do
-        scrape >/dev/null 2>&1 && break
-        kill -0 "${RA_BG_PIDS[-1]}" 2>/dev/null || { cat "$RA_TMP/exporter.log" >&2; ra_fail "node_exporter exited"; }
-        sleep 0.1
-done
+ra_node_exporter "$textdir"
+scrape() { ra_scrape; }
 
 # node_exporter orders labels by name.
 labels="class=\"hdd\",device=\"$big\",kind=\"block\""

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/*
+ * --watch, the long-running mode for hosts where no udev rule can be
+ * installed (a DaemonSet on Kubernetes nodes): one pass over every disk and
+ * every bdi of ours at start, then udev's events and mount table changes,
+ * and a pass every check period that puts back values that drifted. Each
+ * device goes through the udev helper's own handlers (block.c, bdi.c).
+ * watch-filter.c holds its pure parts, tested in tests/unit/test-watch.c.
+ */
+
+enum watch_event {
+        WATCH_IGNORE,
+        WATCH_BLOCK, /* a whole disk's add or change */
+        WATCH_BDI,   /* the add of a network, FUSE or btrfs bdi */
+};
+
+/* What an event from the udev monitor asks for; any argument may be NULL. */
+enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action,
+                                const char *sysname);
+
+/* --check-sec: a whole number of seconds, 1 to 86400. -EINVAL otherwise. */
+#define WATCH_CHECK_SEC_MAX 86400u
+int watch_parse_check_sec(const char *s, unsigned *ret);
+
+/* How long poll() may sleep until the check due at due_ms: 0 when it is due. */
+int watch_poll_timeout_ms(uint64_t now_ms, uint64_t due_ms);

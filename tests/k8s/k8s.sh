@@ -1,0 +1,211 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# k8s.sh CASE: deploy/kubernetes's DaemonSet, its pod template played by
+# `podman kube play` (tests/k8s/pod.py turns it into a Pod, as Debian 12's
+# podman 4.3 takes it) from the image deploy/build-image.sh built (k8s-image,
+# the fixture), on this machine's real udevd, loop devices and FUSE mounts.
+# No udev rule of the product is installed: only the container sets values.
+#   start-hotplug   a loop device present at start gets 512 with the pod's
+#                   start; one attached later gets it within 2 s
+#   configmap-rule  a ConfigMap rule by mount point sets a FUSE mount made on
+#                   the host to 1 MiB; another FUSE mount is decided and left
+#                   alone (default profile); both are in the gauges
+#   drift           a value written behind its back is put back within one
+#                   check period, and the log says it drifted
+#   metrics         a real node_exporter scrapes the textfile the pod writes:
+#                   the loop device's target, current and drift gauges
+#   stop-reset      SIGTERM (pod stop) ends it at once with exit code 0 and
+#                   leaves the values; deleting the pod too; the reset
+#                   manifest's pod gives the kernel's values back
+. "$(dirname "$0")/../real/lib.sh"
+RA_MUST_RUN="the k8s tests"
+case=${1:?usage: k8s.sh CASE}
+ra_init
+for t in podman runc python3 curl; do
+        command -v "$t" >/dev/null || ra_skip "$t is not installed (scripts/install-deps.sh --test)"
+done
+python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
+image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
+podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L k8s)"
+# The host's mount table is PID 1's, through the host's /proc (the
+# template's --mountinfo). Where this test runs in another mount namespace
+# than PID 1 (a sandboxed runner), its loop and FUSE mounts are in that one:
+# the pod reads this shell's instead. PID 1's may be unreadable: then the same.
+mountinfo=()
+pid1_mnt=$(readlink /proc/1/ns/mnt 2>/dev/null || true)
+if [ -n "$pid1_mnt" ] && [ "$pid1_mnt" != "$(readlink /proc/self/ns/mnt)" ]; then
+        mountinfo=(--mountinfo "/host/proc/$$/mountinfo")
+fi
+manifests=$RA_SOURCE_DIR/deploy/kubernetes
+# This machine only (design.md): runc, as crun refuses hybrid cgroups, and
+# ulimits below root's hard limits. A cluster's runtime needs neither.
+cat >"$RA_TMP/containers.conf" <<'EOF'
+[containers]
+default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
+[engine]
+runtime = "runc"
+EOF
+export CONTAINERS_CONF=$RA_TMP/containers.conf
+check_sec=2
+textdir=$RA_TMP/textfile
+mkdir -p "$textdir"
+# The pod sets every disk of this machine, as on a node: put back the values
+# the others had (the ones this test attached go away with it).
+declare -A SAVED_RA
+for f in /sys/block/*/queue/read_ahead_kb; do SAVED_RA[$f]=$(cat "$f"); done
+restore_disks() {
+        local f
+        for f in "${!SAVED_RA[@]}"; do
+                [ -e "$f" ] && echo "${SAVED_RA[$f]}" >"$f" 2>/dev/null
+        done
+        return 0
+}
+PODS=()
+pod_down() {
+        local p
+        for p in "${PODS[@]}"; do
+                podman pod rm -f -t 0 "$p" >/dev/null 2>&1 || true
+        done
+        PODS=()
+}
+RA_CLEANUP_HOOKS+=(pod_down restore_disks)
+
+# play [pod.py options]: the pod of readahead-agent.yaml (or --manifest).
+play() {
+        local manifest=$manifests/readahead-agent.yaml name=readahead-agent
+        if [ "${1:-}" = --manifest ]; then
+                manifest=$2 name=$3
+                shift 3
+        fi
+        python3 "$RA_SOURCE_DIR/tests/k8s/pod.py" "$manifest" --image "$image" --name "$name" "$@" \
+                >"$RA_TMP/$name.yaml" || ra_fail "pod.py failed"
+        PODS+=("$name")
+        podman kube play "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
+                { cat "$RA_TMP/play.log" >&2; ra_fail "podman kube play failed"; }
+}
+agent_pod() {
+        play --check-sec "$check_sec" --textfile "$textdir" "${mountinfo[@]}" "$@"
+        # The start line comes after the pass over every device.
+        local i
+        for i in $(seq 100); do
+                logs | grep -q 'watching:' && return 0
+                sleep 0.1
+        done
+        logs >&2
+        ra_fail "the agent did not start"
+}
+# podman kube play names the container POD-CONTAINER.
+logs() { podman logs readahead-agent-readahead-agent 2>&1; }
+# On a failure: the agent's log and what readahead-ctl sees in the pod.
+show_pod() {
+        logs
+        echo "--- readahead-ctl status in the pod:"
+        podman exec readahead-agent-readahead-agent /usr/bin/readahead-ctl status 2>&1 || true
+}
+
+now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
+# wait_value FILE KB SECONDS: until FILE holds KB; prints the ms it took.
+wait_value() {
+        local start v
+        start=$(now_ms)
+        while read -r v <"$1" && [ "$v" != "$2" ]; do
+                if (($(now_ms) - start > $3 * 1000)); then
+                        show_pod >&2
+                        ra_fail "$1 is $v, not $2, after $3 s"
+                fi
+                sleep 0.05
+        done
+        echo $(($(now_ms) - start))
+}
+queue() { echo "/sys/block/$1/queue/read_ahead_kb"; }
+
+case $case in
+start-hotplug)
+        ra_attach 20G before
+        agent_pod
+        ra_expect_ra "$before" 512
+        # (From the kernel's value, which a queue-limits update may raise meanwhile.)
+        logs | grep -q "^readahead-agent: $before: read_ahead_kb [0-9]* -> 512 " ||
+                { logs >&2; ra_fail "no log line for $before"; }
+        start=$(now_ms)
+        ra_attach 20G later
+        ms=$(wait_value "$(queue "$later")" 512 2)
+        ra_log "$later: 512 $(($(now_ms) - start)) ms after losetup (${ms} ms after udev settled)"
+        ;;
+configmap-rule)
+        ra_require_fuse
+        cat >"$RA_TMP/cluster.conf" <<EOF
+[Rule k8s-test-mount]
+MountPoint=$RA_TMP/mnt/ruled
+Size=1M
+EOF
+        agent_pod --config readahead-agent-rules/50-cluster.conf="$RA_TMP/cluster.conf"
+        ra_fuse_mount ruled plain
+        ruled=$(ra_bdi_of "$RA_TMP/mnt/ruled")
+        plain=$(ra_bdi_of "$RA_TMP/mnt/plain")
+        plain_kb=$(ra_bdi_ra_kb "$plain")
+        # FUSE_INIT may lower a value written before it: the check puts it back.
+        wait_value "/sys/class/bdi/$ruled/read_ahead_kb" 1024 $((check_sec + 2)) >/dev/null
+        ra_expect_eq "left-alone FUSE mount $plain" "$(ra_bdi_ra_kb "$plain")" "$plain_kb"
+        sleep $((check_sec + 1)) # a check, then the gauges
+        grep -q "^readahead_current_bytes{device=\"$plain\",kind=\"mount\",class=\"fuse\"} " "$textdir/readahead.prom" ||
+                { cat "$textdir/readahead.prom" >&2; ra_fail "the gauges do not list the FUSE mount $plain"; }
+        ! grep -q "^readahead_target_bytes{device=\"$plain\"" "$textdir/readahead.prom" ||
+                ra_fail "the left-alone FUSE mount $plain has a target gauge"
+        grep -q "^readahead_target_bytes{device=\"$ruled\",kind=\"mount\",class=\"fuse\"} 1048576$" \
+                "$textdir/readahead.prom" || { cat "$textdir/readahead.prom" >&2; ra_fail "no 1 MiB target for $ruled"; }
+        ;;
+drift)
+        ra_attach 20G disk
+        agent_pod
+        ra_expect_ra "$disk" 512
+        ra_set_ra "$disk" 4096
+        ms=$(wait_value "$(queue "$disk")" 512 $((check_sec + 1)))
+        ra_log "$disk: 4096 put back to 512 after $ms ms (check every $check_sec s)"
+        logs | grep -q "^readahead-agent: $disk: read_ahead_kb 4096 -> 512 .*; drifted: " ||
+                { logs >&2; ra_fail "no drift line for $disk"; }
+        ;;
+metrics)
+        ra_attach 20G disk
+        agent_pod
+        ra_node_exporter "$textdir"
+        scrape() { ra_scrape; }
+        labels="class=\"hdd\",device=\"$disk\",kind=\"block\""
+        metric() { scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }'; }
+        out=$(scrape) || ra_fail "scrape failed"
+        grep -q '^node_textfile_scrape_error 0$' <<<"$out" || ra_fail "the textfile collector reports an error"
+        ra_expect_eq "readahead_target_bytes{$labels}" "$(metric readahead_target_bytes)" $((512 * 1024))
+        ra_expect_eq "readahead_current_bytes{$labels}" "$(metric readahead_current_bytes)" $((512 * 1024))
+        ra_expect_eq "readahead_drift{$labels}" "$(metric readahead_drift)" 0
+        ;;
+stop-reset)
+        ra_attach 20G disk
+        kernel_kb=$(ra_ra_kb "$disk")
+        [ "$kernel_kb" != 512 ] || ra_fail "the kernel's value is 512 already: nothing to tell apart"
+        agent_pod
+        ra_expect_ra "$disk" 512
+        start=$(now_ms)
+        podman pod stop -t 5 readahead-agent >/dev/null || ra_fail "podman pod stop failed"
+        ms=$(($(now_ms) - start))
+        ra_log "pod stopped in $ms ms"
+        ((ms < 2000)) || ra_fail "the pod took $ms ms to stop (SIGTERM must end it within a second)"
+        ra_expect_eq "exit code" "$(podman inspect readahead-agent-readahead-agent --format '{{.State.ExitCode}}')" 0
+        logs | grep -q "stopping; read_ahead_kb values stay as set" || { logs >&2; ra_fail "no stop line"; }
+        ra_expect_ra "$disk" 512
+        pod_down
+        ra_expect_ra "$disk" 512
+        # Removal, as deploy/kubernetes/README.md says: the reset pod.
+        play --manifest "$manifests/readahead-agent-reset.yaml" readahead-agent-reset
+        wait_value "$(queue "$disk")" "$kernel_kb" 10 >/dev/null
+        for _ in $(seq 50); do
+                podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done; waiting for SIGTERM" && break
+                sleep 0.1
+        done
+        podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done" ||
+                { podman logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
+        ra_expect_eq "reset pod state" "$(podman inspect readahead-agent-reset-reset --format '{{.State.Status}}')" running
+        ;;
+*) ra_fail "unknown case $case" ;;
+esac
+ra_log "ok"

@@ -1,0 +1,74 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * readahead-agent --watch's pure parts: which udev events it acts on (the
+ * udev rule's guards, for events that reach it without the rule), its
+ * --check-sec, and the poll timeout until the next check.
+ */
+
+#include "test.h"
+#include "watch.h"
+
+static void test_classify_block(void)
+{
+        CHECK_INT(WATCH_BLOCK, watch_classify("block", "disk", "add", "loop7"));
+        CHECK_INT(WATCH_BLOCK, watch_classify("block", "disk", "change", "sda"));
+        /* Partitions share the disk's queue; a removed disk has nothing to set. */
+        CHECK_INT(WATCH_IGNORE, watch_classify("block", "partition", "add", "sda1"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("block", "disk", "remove", "sda"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("block", "disk", "bind", "sda"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("block", NULL, "add", "sda"));
+        CHECK_INT(WATCH_IGNORE, watch_classify(NULL, "disk", "add", "sda"));
+}
+
+static void test_classify_bdi(void)
+{
+        CHECK_INT(WATCH_BDI, watch_classify("bdi", NULL, "add", "0:53"));
+        CHECK_INT(WATCH_BDI, watch_classify("bdi", NULL, "add", "btrfs-3"));
+        /* A disk's own bdi is the disk's queue: its block event decides it. */
+        CHECK_INT(WATCH_IGNORE, watch_classify("bdi", NULL, "add", "7:0"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("bdi", NULL, "change", "0:53"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("bdi", NULL, "remove", "0:53"));
+        CHECK_INT(WATCH_IGNORE, watch_classify("bdi", NULL, "add", NULL));
+        CHECK_INT(WATCH_IGNORE, watch_classify("net", NULL, "add", "0:53"));
+}
+
+static void test_check_sec(void)
+{
+        unsigned v = 7;
+
+        CHECK_INT(0, watch_parse_check_sec("60", &v));
+        CHECK_INT(60, v);
+        CHECK_INT(0, watch_parse_check_sec("1", &v));
+        CHECK_INT(1, v);
+        CHECK_INT(0, watch_parse_check_sec("86400", &v));
+        CHECK_INT(86400, v);
+        v = 7;
+        CHECK_INT(-EINVAL, watch_parse_check_sec("0", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec("86401", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec("-5", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec(" 5", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec("5s", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec("", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec("99999999999999999999", &v));
+        CHECK_INT(-EINVAL, watch_parse_check_sec(NULL, &v));
+        /* Written only on success. */
+        CHECK_INT(7, v);
+}
+
+static void test_poll_timeout(void)
+{
+        CHECK_INT(1500, watch_poll_timeout_ms(1000, 2500));
+        CHECK_INT(0, watch_poll_timeout_ms(2500, 2500));
+        CHECK_INT(0, watch_poll_timeout_ms(3000, 2500));
+        CHECK_INT(2147483647, watch_poll_timeout_ms(0, UINT64_MAX));
+}
+
+int main(void)
+{
+        TEST_MAIN_BEGIN;
+        RUN(test_classify_block);
+        RUN(test_classify_bdi);
+        RUN(test_check_sec);
+        RUN(test_poll_timeout);
+        TEST_MAIN_END;
+}
