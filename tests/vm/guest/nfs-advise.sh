@@ -36,7 +36,7 @@ set_ra() {
 
 # mib_per_s KB: 4 KiB sequential reads from a cold cache for run_seconds.
 mib_per_s() {
-        set_ra "$1"
+        set_ra "$1" >&2 # its log line is not the number
         sync
         echo 3 >/proc/sys/vm/drop_caches
         # --foreground: one SIGINT to dd only (its handler is SA_RESETHAND).

@@ -23,7 +23,7 @@ sweep_kb=${sweep_kb:-16,32,64,128,256,512,1024,2048,4096,8192,15360,16384}
 small_mib=512    # the small client: the readers' memory cgroup
 ballast_mib=320  # of which an application's resident memory (tmpfs, no swap)
 
-HEADER="group	vers	rsize_kb	rtt_ms	read_ahead_kb	streams	mem_limit_mib	seconds	bytes	mib_per_s	server_bytes	amplification	read_ops	rtt_ms_per_read	exe_ms_per_read	product_kb"
+HEADER="group	vers	rsize_kb	rtt_ms	read_ahead_kb	streams	mem_limit_mib	seconds	bytes	mib_per_s	server_bytes	amplification	read_ops	rtt_ms_per_read	exe_ms_per_read	product_kb	refault_bytes"
 
 modprobe sch_netem || vm_fail "no sch_netem: the image lacks it (tests/vm/image.sh)"
 vm_nfs_server r1m r512 r32 v3
@@ -80,15 +80,19 @@ mount_counters() {
                 cur && $1 == "READ:" { print b, $2, $8, $9; exit } # ops trans timeouts sent recv queue rtt execute' /proc/self/mountstats
 }
 
+# Pages read again after reclaim took them (the guest's: only the runs read).
+refaults() { awk '$1 == "workingset_refault_file" { print $2 }' /proc/vmstat; }
+
 # run GROUP RTT KB STREAMS [CGROUP]: one timed run, one row.
 run() {
         local g=$1 rtt=$2 kb=$3 streams=$4 cg=${5:-} i bytes=0 secs=0 b s mem=0
-        local before after ops0 ops1 rtt0 rtt1 exe0 exe1
+        local before after ops0 ops1 rtt0 rtt1 exe0 exe1 refaults0
         echo "$kb" >"/sys/class/bdi/${BDI[$g]}/read_ahead_kb"
         [ "$(vm_bdi_ra_kb "${BDI[$g]}")" = "$kb" ] || vm_fail "could not set read_ahead_kb $kb"
         sync
         echo 3 >/proc/sys/vm/drop_caches
         read -r before ops0 rtt0 exe0 < <(mount_counters "${MP[$g]}")
+        refaults0=$(refaults)
         for ((i = 1; i <= streams; i++)); do
                 (
                         [ -z "$cg" ] || echo "$BASHPID" >"/sys/fs/cgroup/$cg/cgroup.procs"
@@ -100,6 +104,7 @@ run() {
         done
         wait || true
         read -r after ops1 rtt1 exe1 < <(mount_counters "${MP[$g]}")
+        local refault_pages=$(($(refaults) - refaults0))
         for ((i = 1; i <= streams; i++)); do
                 b="" s=""
                 read -r b s < <(sed -n 's/^\([0-9]*\) bytes .* copied, \([0-9.e-]*\) s,.*/\1 \2/p' "$VM_TMP/dd.$i") || true
@@ -108,14 +113,15 @@ run() {
                 secs=$(awk -v a="$secs" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
         done
         [ -z "$cg" ] || mem=$small_mib
-        printf 'row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "${VERS[$g]}" "${RSIZE[$g]}" \
+        printf 'row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "${VERS[$g]}" "${RSIZE[$g]}" \
                 "$rtt" "$kb" "$streams" "$mem" "$secs" "$bytes" \
                 "$(awk -v b="$bytes" -v s="$secs" 'BEGIN { printf "%.2f", b / 1048576 / s }')" \
                 "$((after - before))" \
                 "$(awk -v a=$((after - before)) -v b="$bytes" 'BEGIN { printf "%.3f", b ? a / b : 0 }')" \
                 $((ops1 - ops0)) \
                 "$(awk -v n=$((ops1 - ops0)) -v r=$((rtt1 - rtt0)) -v e=$((exe1 - exe0)) 'BEGIN { printf "%.2f\t%.2f", n ? r / n : 0, n ? e / n : 0 }')" \
-                "$([ -z "$cg" ] && echo "${PRODUCT[$g]}" || echo "$small_product_kb")"
+                "$([ -z "$cg" ] && echo "${PRODUCT[$g]}" || echo "$small_product_kb")" \
+                $((refault_pages * 4096))
 }
 
 printf 'header\t%s\n' "$HEADER"
