@@ -29,17 +29,16 @@ void advise_nfs_sample(struct advise_nfs *s, const struct ra_facts *f, const cha
         if (!advise_nfs_wants(f))
                 return;
         s->obs.rsize_kb = f->rsize_bytes / 1024;
-        if (!text || ra_mountstats_find(text, len, f->mount_point, &now) != 1) {
-                s->seen = false; /* unmounted, or its entry malformed: no evidence */
-                return;
-        }
-        if (!first && s->seen) {
+        bool found = text && ra_mountstats_find(text, len, f->mount_point, &now) == 1;
+        if (!first && found && s->seen) {
                 struct ra_nfs_read_counters d = ra_nfs_read_counters_delta(&now, &s->last);
                 ra_nfs_observe_interval(&s->obs, &d, seconds);
         } else if (!first)
-                s->obs.seconds += seconds;
+                s->obs.seconds += seconds; /* no evidence in this interval */
+        s->seen = found; /* unmounted, or its entry malformed: start afresh */
+        if (!found)
+                return;
         s->last = now;
-        s->seen = true;
 }
 
 void advise_nfs_decide(const struct advise_nfs *s, const struct ra_advise_limits *l, struct ra_advice *ret,
