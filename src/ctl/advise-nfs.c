@@ -33,9 +33,11 @@ void advise_nfs_sample(struct advise_nfs *s, const struct ra_facts *f, const cha
         if (!first && found && s->seen) {
                 struct ra_nfs_read_counters d = ra_nfs_read_counters_delta(&now, &s->last);
                 ra_nfs_observe_interval(&s->obs, &d, seconds);
-        } else if (!first)
+        } else if (!first) {
                 s->obs.seconds += seconds; /* no evidence in this interval */
-        s->seen = found; /* unmounted, or its entry malformed: start afresh */
+        }
+        /* Unmounted, or its entry malformed: it starts afresh when back. */
+        s->seen = found;
         if (!found)
                 return;
         s->last = now;
