@@ -27,6 +27,15 @@ BEGIN = "<!-- tables: bench/nfs-benefit-report.py writes from here -->"
 END = "<!-- tables: end -->"
 
 
+def product_kb(rows, group):
+    """The default profile's value now, max(1M, 4 x rsize), under the memory
+    cap: the 4 GiB guest's 4M, or 512K for the 512 MiB client. The TSV's
+    product_kb is what readahead-ctl status said when the run was made."""
+    r = next(r for r in rows if r["group"] == group)
+    cap = 512 if group == "small" else 4096
+    return min(max(1024, 4 * int(r["rsize_kb"])), cap)
+
+
 def size(kb):
     kb = int(kb)
     return f"{kb // 1024}M" if kb >= 1024 and kb % 1024 == 0 else f"{kb}K"
@@ -70,7 +79,7 @@ def axes(rows, group):
 
 def group_table(rows, cell, group):
     rtts, kbs = axes(rows, group)
-    product = int(next(r["product_kb"] for r in rows if r["group"] == group))
+    product = product_kb(rows, group)
     small = group == "small"
     seed = group == "r512"
     out = [f"#### {GROUPS.get(group, group)}", ""]
@@ -118,7 +127,7 @@ def summary(rows, cell):
         if not any(r["group"] == g for r in rows):
             continue
         rtts, kbs = axes(rows, g)
-        product = int(next(r["product_kb"] for r in rows if r["group"] == g))
+        product = product_kb(rows, g)
         for t in rtts:
             vals = [(float(cell[(g, t, k)]["mib_per_s"]), k) for k in kbs if (g, t, k) in cell]
             b, bk = max(vals)
@@ -135,6 +144,42 @@ def summary(rows, cell):
             k15, p15 = at(15360)
             out.append(f"| {g} | {t} ms | {b:.1f} at {size(bk)} | {p} at {size(product)} | {pp} "
                        f"| {k128} | {p128} | {k15} | {p15} |")
+    out.append("")
+    return out
+
+
+# Rules a profile could encode for one reader, by rsize (KiB): the default
+# profile's and floors above it.
+RULES = [
+    ("max(512K, 4 x rsize) (the default profile when measured)", lambda rsize: max(512, 4 * rsize)),
+    ("max(1M, 4 x rsize) (the default profile now)", lambda rsize: max(1024, 4 * rsize)),
+    ("max(2M, 4 x rsize)", lambda rsize: max(2048, 4 * rsize)),
+    ("max(4M, 4 x rsize)", lambda rsize: max(4096, 4 * rsize)),
+    ("8 x rsize, at least 512K", lambda rsize: max(512, 8 * rsize)),
+    ("15360K (amazon-ec2-utils)", lambda rsize: 15360),
+    ("128K (kernel, nfsrahead)", lambda rsize: 128),
+]
+
+
+def rules(rows, cell):
+    """Each rule's MiB/s as a share of the best, one reader, delayed columns."""
+    cols = [(g, t) for g in ("r1m", "r512", "r32", "v3") for t in (2, 10, 20)
+            if any(k[0] == g and k[1] == t for k in cell)]
+    out = ["| rule | " + " | ".join(f"{g} {t} ms" for g, t in cols) + " | worst |",
+           "|---|" + "---|" * (len(cols) + 1)]
+    for name, rule in RULES:
+        line, worst = [name], 100.0
+        for g, t in cols:
+            rsize = int(next(r["rsize_kb"] for r in rows if r["group"] == g))
+            kb = rule(rsize)
+            vals = {k[2]: float(c["mib_per_s"]) for k, c in cell.items() if k[0] == g and k[1] == t}
+            if kb not in vals:
+                line.append("")
+                continue
+            share = 100 * vals[kb] / max(vals.values())
+            worst = min(worst, share)
+            line.append(f"{share:.0f}% ({size(kb)})")
+        out.append("| " + " | ".join(line) + f" | {worst:.0f}% |")
     out.append("")
     return out
 
@@ -168,7 +213,7 @@ def plot(rows, cell, png):
         "set yrange [0:*]",
     ]
     for g in groups:
-        product = int(next(r["product_kb"] for r in rows if r["group"] == g))
+        product = product_kb(rows, g)
         script.append("unset arrow")
         for x in sorted({128, product, 15360}):
             script.append(f"set arrow from {x}, graph 0 to {x}, graph 1 nohead dt 2 lc rgb 'gray40'")
@@ -197,6 +242,8 @@ def main():
 
     tables = ["### Summary: each setting against the best measured value", ""]
     tables += summary(rows, cell)
+    tables += ["### Rules against the best measured value (one reader, 2-20 ms added RTT)", ""]
+    tables += rules(rows, cell)
     n = sorted({c["runs"] for c in cell.values()})
     tables += ["### MiB/s by read_ahead_kb and added RTT (the best of each column in bold)", "",
                f"Each cell is the mean of {' or '.join(map(str, n))} run(s) of the TSV.", ""]
