@@ -146,6 +146,9 @@ struct ra_advice {
         double read_per_fault_kb; /* 0: no faults */
         double fault_share, refault_share, reclaim_share, direct_share;
         char reason[320];
+        /* NFS mounts (advise-nfs.h): the READs' average RTT and the bytes in
+         * flight (throughput x RTT); 0 for disks. */
+        double rtt_ms, in_flight_kb;
 };
 
 void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret);

@@ -21,6 +21,7 @@
 
 #include "advice-record.h"
 #include "advise-cgroup.h"
+#include "advise-nfs-sample.h"
 #include "advise.h"
 #include "ctl.h"
 #include "decide.h"
@@ -85,6 +86,7 @@ struct watched {
         bool applied;                   /* ...and its value is in the kernel */
         uint64_t after_kb;
         const char *refused;            /* a class advise leaves alone (dropin_refused_class) */
+        struct advise_nfs nfs; /* an NFS mount's own counters */
 };
 
 struct host_sample {
@@ -221,6 +223,19 @@ static int read_disks(struct watched *w, size_t n, struct others *others, bool f
         return 0;
 }
 
+/* NFS mounts: one read of /proc/self/mountstats a sample for all of them. */
+static int sample_nfs(struct watched *w, size_t n, double seconds, bool first) {
+        char *text = NULL;
+        size_t len = 0, i;
+        for (i = 0; i < n && !advise_nfs_wants(&w[i].dev.facts); i++)
+                ;
+        int r = i < n ? advise_nfs_read(&text, &len) : 0;
+        for (; r >= 0 && i < n; i++)
+                advise_nfs_sample(&w[i].nfs, &w[i].dev.facts, text, len, seconds, first);
+        free(text);
+        return r;
+}
+
 /* ---- observing ------------------------------------------------------------ */
 
 static void sleep_until(double t) {
@@ -267,6 +282,8 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
                 r = read_disks(w, n, others, true, 0, deltas, &all);
         if (r >= 0 && cg)
                 cgroup_sampler_pass(cg, majmin, n, true, from_cgroups, &explained);
+        if (r >= 0)
+                r = sample_nfs(w, n, 0, true);
         for (unsigned step = 1; r >= 0; step++) {
                 double next = start + step * SAMPLE_SECONDS;
                 if (next > start + seconds)
@@ -277,6 +294,9 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
                         break;
                 double t = ra_now_seconds();
                 r = read_disks(w, n, others, false, t - last, deltas, &all);
+                if (r < 0)
+                        break;
+                r = sample_nfs(w, n, t - last, false);
                 if (r < 0)
                         break;
                 struct ra_host_counters h;
@@ -328,7 +348,10 @@ static void decide(const struct ctl *ctl, struct watched *w, const struct advice
                 .lowered_here = lowered_here(last, n_last, f),
         };
         w->held = l.lowered_here;
-        ra_advise(&w->obs, &l, &w->advice);
+        if (advise_nfs_wants(f))
+                advise_nfs_decide(&w->nfs, &l, &w->advice, &w->obs);
+        else
+                ra_advise(&w->obs, &l, &w->advice);
         if (w->refused) {
                 /* as calibrate: the profile leaves these alone, so does advise */
                 w->advice.kind = RA_ADVICE_NO_SIGNAL;
@@ -457,6 +480,8 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
                 json_double(&j, "reclaim_share", v->reclaim_share, 3);
                 json_double(&j, "direct_share", v->direct_share, 3);
                 json_attribution(&j, &w[i].obs);
+                if (advise_nfs_wants(&w[i].dev.facts))
+                        advise_nfs_json(&j, v);
                 if (w[i].have_id)
                         snprintf(idbuf, sizeof(idbuf), "%s=%s", w[i].id.key, w[i].id.value);
                 json_string(&j, "stable_id", w[i].have_id ? idbuf : NULL);
@@ -606,9 +631,9 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 w = calloc(n_list ? n_list : 1, sizeof(*w));
                 if (!w)
                         goto oom;
-                /* whole disks only: a mount has no read counters of its own */
+                /* whole disks and NFS mounts: other mounts have no read counters of their own */
                 for (size_t i = 0; i < n_list; i++)
-                        if (list[i].facts.kind == RA_KIND_BLOCK) {
+                        if (list[i].facts.kind == RA_KIND_BLOCK || advise_nfs_wants(&list[i].facts)) {
                                 w[n++].dev = list[i];
                                 list[i] = (struct ctl_device){};
                         }
@@ -667,6 +692,15 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                         enum ra_advice_kind k = w[i].advice.kind;
                         if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
                                 continue;
+                        if (advise_nfs_wants(&w[i].dev.facts)) {
+                                char kb[24];
+                                ctl_error("advise",
+                                          "%s: --write writes rules for disks; for this NFS mount, a rule "
+                                          "with MountPoint=%s and Size=%s, ignoring",
+                                          w[i].dev.facts.name, w[i].dev.facts.mount_point,
+                                          ra_format_size_kb(w[i].advice.suggested_kb, kb));
+                                continue;
+                        }
                         if (!w[i].have_id) {
                                 ctl_error("advise", "%s has no stable id: not written",
                                           w[i].dev.facts.name);

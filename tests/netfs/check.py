@@ -328,14 +328,14 @@ def nfs4_1m():
 
 @case
 def nfs3_32k():
-    """NFS 3, rsize=32768: 4 x 32 = 128 is below the default: 512."""
+    """NFS 3, rsize=32768: 4 x 32 = 128 is below the NFS floor: 1024."""
     set_meminfo(MEM_16G_KB)
     set_mountinfo([NFS3_32K])
     check_status({"0:54": {"class": "nfs", "fstype": "nfs", "mount_point": "/mnt/old",
                            "server": "nas", "rsize_bytes": 32768, "nfs_version": "3",
-                           "target_kb": 512, "current_kb": 128, "rule_section": "nfs"}})
-    check_explain("/mnt/old", {"device.name": "0:54", "rule_kb": 512, "target_kb": 512})
-    decide_at_once("0:54", 512)
+                           "target_kb": 1024, "current_kb": 128, "rule_section": "nfs"}})
+    check_explain("/mnt/old", {"device.name": "0:54", "rule_kb": 1024, "target_kb": 1024})
+    decide_at_once("0:54", 1024)
 
 
 @case
@@ -457,8 +457,8 @@ def mount_later():
         print(f"     {line}")
     check_eq("--wait-bdi 0:54: exit status", "exit 0", describe_rc(p.returncode))
     props = parse_props("--wait-bdi 0:54", out)
-    check_props("--wait-bdi 0:54", props, {"CLASS": "nfs", "TARGET_KB": "512", "RESULT": "written"})
-    check_eq("0:54/read_ahead_kb", "512", bdi_ra("0:54"))
+    check_props("--wait-bdi 0:54", props, {"CLASS": "nfs", "TARGET_KB": "1024", "RESULT": "written"})
+    check_eq("0:54/read_ahead_kb", "1024", bdi_ra("0:54"))
     check_sys_changes("--wait-bdi 0:54", before, allowed=["0:54"])
 
 

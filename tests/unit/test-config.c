@@ -631,7 +631,7 @@ ROOT_CASE(test_dropin_changes_one_key_and_adds_rule) {
 
         /* Everything else is as the vendor wrote it. */
         CHECK_U64(512, c->profile.default_kb);
-        CHECK_STR("max(default, 4 * rsize)", size_text_of(&c->profile, "nfs"));
+        CHECK_STR("max(1M, 4 * rsize)", size_text_of(&c->profile, "nfs"));
         CHECK_FILE(c, ETC "/profiles/default.conf.d/50-local.conf", RA_FILE_USED, true);
         CHECK_FILE(c, VENDOR "/profiles/default.conf", RA_FILE_USED, false);
         ra_config_free(c);

@@ -30,10 +30,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 # the ASan build runs there too.
 guest_packages=(mount udev kmod mdadm lvm2 dmsetup cryptsetup-bin nfs-kernel-server nfs-common rpcbind
         iproute2 procps util-linux jq libinih1 libsystemd0 libudev1 libblkid1 libasan8 libubsan1)
-# Kernel modules the tests load; their dependencies come along (modprobe
+# Kernel modules the tests load (sch_netem: added round-trip time for the NFS
+# bench and advise); their dependencies come along (modprobe
 # --show-depends). Crypto is taken whole: dm-crypt asks for ciphers by alias.
 guest_modules=(virtio_pci virtio_blk virtio_rng 9pnet_virtio 9p loop raid0 raid1 raid10 raid456
-        dm_mod dm_crypt nfs nfsv3 nfsv4 nfsd)
+        dm_mod dm_crypt nfs nfsv3 nfsv4 nfsd sch_netem)
 guest_module_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
 
 # shellcheck source=tests/lib/lab.sh

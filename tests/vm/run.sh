@@ -11,8 +11,9 @@
 #
 # Environment: RA_BUILD_DIR (the build to install, required), RA_SOURCE_DIR
 # (default: this checkout), RA_VM_CACHE (see image.sh), RA_VM_KEEP (keep the
-# disks, console log and results), CI (a machine that cannot run the lab fails
-# instead of skipping).
+# disks, console log and results), RA_VM_ARGS (handed to the guest test as
+# RA_VM_ARGS), CI (a machine that cannot run the lab fails instead of
+# skipping).
 #
 # Shares (9p): the source tree read-only ("src": the guest's init and tests),
 # the staged install read-only ("stage"), and a directory for the results
@@ -72,6 +73,7 @@ mkdir "$tmp/out"
         printf 'RA_VM_TEST=%q\n' "$test_name"
         printf 'RA_VM_DISKS=%q\n' "$disks"
         printf 'CI=%q\n' "${CI:-}"
+        printf 'RA_VM_ARGS=%q\n' "${RA_VM_ARGS:-}"
 } >"$tmp/out/env"
 
 disk_args=()

@@ -92,10 +92,10 @@ btrfs_disk=$(lab_disk ra-disk2)
 disks=("$root_disk" "$data_disk" "$btrfs_disk")
 
 # What the default profile gives here (profiles/default.conf: 512K disks and
-# btrfs, max(512K, 4 x rsize) for NFS; the 6 GiB guest's memory cap is 8M),
+# btrfs, max(1M, 4 x rsize) for NFS; the 6 GiB guest's memory cap is 8M),
 # and the override's 1M for the data disk.
 declare -A want=([$root_disk]=512 [$data_disk]=1024 [$btrfs_disk]=512
-        [/mnt/nfs3]=512 [/mnt/nfs42]=4096 [/mnt/btrfs]=512)
+        [/mnt/nfs3]=1024 [/mnt/nfs42]=4096 [/mnt/btrfs]=512)
 override=/etc/readahead-agent/profiles/default.conf.d/50-lab-data-disk.conf
 
 # status_field NAME FIELD: one field of NAME in `readahead-ctl status --json`.

@@ -7,7 +7,9 @@
 # Everything printed goes to /ra/out/log on the host.
 set -u
 exec >/ra/out/log 2>&1
+set -a # the test runs as a child: CI and RA_VM_ARGS must reach it
 . /ra/out/env
+set +a
 
 status=1
 finish() {

@@ -59,12 +59,12 @@ vm_bdi_ra_kb() { cat "/sys/class/bdi/$1/read_ahead_kb"; }
 vm_io_opt_kb() { echo $(($(cat "/sys/block/$1/queue/optimal_io_size") / 1024)); }
 
 # The default profile's numbers, restated from the geometry the test built
-# (profiles/default.conf: RAID max(default, 2 x stripe), NFS max(default,
+# (profiles/default.conf: RAID max(default, 2 x stripe), NFS max(1M,
 # 4 x rsize), default 512K; the 4 GiB guest's memory cap is 4M).
 vm_default_kb=512
 vm_max() { if [ "$1" -gt "$2" ]; then echo "$1"; else echo "$2"; fi; }
 vm_two_stripes_kb() { vm_max "$vm_default_kb" $((2 * $1 * $2)); } # chunk_kb data_disks
-vm_nfs_kb() { vm_max "$vm_default_kb" $((4 * $1 / 1024)); }        # rsize_bytes
+vm_nfs_kb() { vm_max 1024 $((4 * $1 / 1024)); }                     # rsize_bytes
 
 # vm_status_entry NAME: NAME's entry in `readahead-ctl status --json`.
 vm_status_entry() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # NFS in a real kernel, over loopback, with nfs-common's own 99-nfs.rules
 # installed beside ours: NFSv3 and NFSv4.2, each with rsize=1M (4 x rsize =
-# 4096) and rsize=32k (the 512 default); so after udev settles and still a
+# 4096) and rsize=32k (the rule's 1M floor); so after udev settles and still a
 # few seconds later; the same after umount and mount again; and for a mount
 # that becomes visible only after its bdi's add event.
 . "$(dirname "$0")/lib.sh"

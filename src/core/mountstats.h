@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * /proc/self/mountstats, the NFS client's per-mount counters (what nfs-utils'
+ * mountstats and nfsiostat read). Pure: text in, counters out. One mount:
+ *
+ *   device srv:/export mounted on /mnt/data with fstype nfs4 statvers=1.1
+ *           opts:   rw,vers=4.2,rsize=1048576,...
+ *           bytes:  NORMAL_READ NORMAL_WRITE DIRECT_READ DIRECT_WRITE SERVER_READ SERVER_WRITE READ_PAGES
+ * WRITE_PAGES per-op statistics READ: OPS TRANS TIMEOUTS BYTES_SENT BYTES_RECV QUEUE_MS RTT_MS EXECUTE_MS
+ * [ERRORS]
+ *
+ * Every mount point of a superblock is listed with the same counters (they
+ * belong to the superblock, as its bdi does): find one by any of them.
+ */
+
+/* The cumulative read counters of one NFS mount. */
+struct ra_nfs_read_counters {
+        /* "bytes:": what readers got through the page cache and O_DIRECT, and
+         * what the server sent for them (readahead included) */
+        uint64_t normal_read_bytes, direct_read_bytes, server_read_bytes;
+        /* the READ operation's line */
+        uint64_t read_ops, read_transmissions, read_timeouts;
+        uint64_t read_bytes_sent, read_bytes_received;
+        uint64_t read_queue_ms, read_rtt_ms, read_execute_ms;
+};
+
+/*
+ * The counters of the NFS mount at mount_point (as in mountinfo, escapes
+ * decoded). Returns 1 when found with both lines, 0 when there is no such NFS
+ * mount, -EBADMSG when its entry is there but a line is malformed. Lines
+ * of any length; numbers beyond 64 bits are malformed.
+ */
+int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
+                       struct ra_nfs_read_counters *ret);
+
+/* now - before, field by field; a counter that went back (a remount, a wrap)
+ * counts as 0. */
+struct ra_nfs_read_counters ra_nfs_read_counters_delta(const struct ra_nfs_read_counters *now,
+                                                       const struct ra_nfs_read_counters *before);

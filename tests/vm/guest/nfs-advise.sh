@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# readahead-ctl advise on NFS mounts, in a real kernel, from the mount's own
+# READ counters (/proc/self/mountstats): NFSv4.2, rsize=1M, over loopback,
+# with netem adding round-trip time on lo (half each way).
+#   (a) one sequential reader at 128K with 10 ms added RTT: raise; following
+#       the advice reads faster (both throughputs printed)
+#   (b) the profile's value (4 x rsize = 4M) with no added delay: keep or no
+#       signal
+#   (c) an idle mount: no signal, exit 0, also when advise lists every device
+#   (d) a busy local disk beside the mount: the mount's advice is its own
+#       (no signal when idle, raise when read as in (a)), the disk's reads
+#       are the disk's
+. "$(dirname "$0")/lib.sh"
+
+advise_seconds=5
+run_seconds=4
+modprobe sch_netem || vm_fail "no sch_netem in the image (tests/vm/image.sh)"
+vm_nfs_server data
+truncate -s 64G /srv/nfs/data/big # sparse: no storage, no server cache
+vm_nfs_mount 4.2 1048576 data /mnt/data
+vm_settle
+bdi=$(vm_bdi_of /mnt/data)
+profile_kb=$(vm_status_entry "$bdi" | jq -r .target_kb)
+vm_expect_eq "the profile's value for rsize=1M (4 x rsize)" "$profile_kb" "$(vm_nfs_kb 1048576)"
+disk=$(vm_disks 1)
+
+set_rtt() {
+        tc qdisc del dev lo root 2>/dev/null || true
+        [ "$1" = 0 ] || tc qdisc add dev lo root netem delay "$(($1 / 2))ms" limit 100000 || vm_fail "tc netem failed"
+}
+set_ra() {
+        echo "$1" >"/sys/class/bdi/$bdi/read_ahead_kb"
+        vm_expect_eq "bdi $bdi read_ahead_kb" "$(vm_bdi_ra_kb "$bdi")" "$1"
+}
+
+# mib_per_s KB: 4 KiB sequential reads from a cold cache for run_seconds.
+mib_per_s() {
+        set_ra "$1" >&2 # its log line is not the number
+        sync
+        echo 3 >/proc/sys/vm/drop_caches
+        # --foreground: one SIGINT to dd only (its handler is SA_RESETHAND).
+        timeout --foreground -s INT "$run_seconds" dd if=/mnt/data/big of=/dev/null bs=4k 2>"$VM_TMP/dd.out" || true
+        sed -n 's/^\([0-9]*\) bytes .* copied, \([0-9.e-]*\) s,.*/\1 \2/p' "$VM_TMP/dd.out" |
+                awk '{ printf "%.1f", $1 / 1048576 / $2 }'
+}
+
+# A background reader of the mount (and of the disk) while advise watches.
+readers=()
+start_reader() { # FILE
+        sync
+        echo 3 >/proc/sys/vm/drop_caches
+        dd if="$1" of=/dev/null bs=4k 2>/dev/null &
+        readers+=($!)
+}
+stop_readers() {
+        kill "${readers[@]}" 2>/dev/null || true
+        wait "${readers[@]}" 2>/dev/null || true
+        readers=()
+}
+
+# advise_json NAME ARGS...: advise's JSON in $VM_TMP/NAME.json; exit 0 required.
+advise_json() {
+        local name=$1 rc=0
+        shift
+        readahead-ctl advise --time "$advise_seconds" --json "$@" >"$VM_TMP/$name.json" || rc=$?
+        [ "$rc" = 0 ] || { cat "$VM_TMP/$name.json"; vm_fail "advise $* exited $rc"; }
+}
+entry() { # NAME DEVICE: one device's object
+        jq -ce --arg d "$2" '[.devices[] | select(.device == $d)] | if length == 1 then .[0] else error("\(length) entries") end' \
+                "$VM_TMP/$1.json" || { cat "$VM_TMP/$1.json"; vm_fail "advise JSON $1: $2 is not listed once"; }
+}
+show() { vm_log "advise $1 for $2: $(jq -r '"\(.advice), suggested \(.suggested_kb), \(.read_mib_per_s) MiB/s, RTT \(.nfs_rtt_ms // "-") ms, in flight \(.nfs_in_flight_kb // "-")K: \(.reason)"' <<<"$3")"; }
+
+# (a) window-limited: 128K at 10 ms.
+set_rtt 10
+before=$(mib_per_s 128)
+set_ra 128
+start_reader /mnt/data/big
+advise_json a /mnt/data
+stop_readers
+a=$(entry a "$bdi")
+show "(a)" "$bdi" "$a"
+vm_expect_eq "(a) advice at 128K with 10 ms added RTT" "$(jq -r .advice <<<"$a")" raise
+suggested=$(jq -r .suggested_kb <<<"$a")
+[ "$suggested" -gt 128 ] || vm_fail "(a) raise to $suggested"
+after=$(mib_per_s "$suggested")
+vm_log "(a) 10 ms added RTT: ${before} MiB/s at 128K, ${after} MiB/s at the advised ${suggested}K"
+awk -v b="$before" -v a="$after" 'BEGIN { exit !(a >= 1.3 * b) }' ||
+        vm_fail "(a) following the advice: ${after} MiB/s is not 1.3 x ${before} MiB/s"
+vm_log "ok: (a) following the advice reads $(awk -v b="$before" -v a="$after" 'BEGIN { printf "%.2f", a / b }') x faster"
+
+# (b) the profile's value, no added delay.
+set_rtt 0
+set_ra "$profile_kb"
+start_reader /mnt/data/big
+advise_json b /mnt/data
+stop_readers
+b=$(entry b "$bdi")
+show "(b)" "$bdi" "$b"
+case $(jq -r .advice <<<"$b") in
+keep | "no signal") vm_log "ok: (b) at the profile's ${profile_kb}K with no added delay: $(jq -r .advice <<<"$b")" ;;
+*) vm_fail "(b) at the profile's ${profile_kb}K with no added delay: $(jq -r .advice <<<"$b")" ;;
+esac
+vm_expect_eq "(b) read_ahead_kb unchanged (no --write)" "$(vm_bdi_ra_kb "$bdi")" "$profile_kb"
+
+# (c) idle: named, and among every device.
+advise_json c /mnt/data
+c=$(entry c "$bdi")
+show "(c)" "$bdi" "$c"
+vm_expect_eq "(c) idle mount" "$(jq -r .advice <<<"$c")" "no signal"
+vm_expect_eq "(c) idle mount's reason" "$(jq -r .reason <<<"$c")" "no NFS reads in $advise_seconds s"
+advise_json c-all
+vm_expect_eq "(c) idle mount among all devices" "$(entry c-all "$bdi" | jq -r .advice)" "no signal"
+
+# (d) a busy local disk beside the mount: idle mount, then a reader on both.
+start_reader "$disk"
+advise_json d-idle /mnt/data "$disk"
+stop_readers
+d=$(entry d-idle "$bdi")
+show "(d) idle mount, busy disk:" "$bdi" "$d"
+vm_log "(d) the disk ${disk##*/}: $(entry d-idle "${disk##*/}" | jq -r '"\(.read_mib_per_s) MiB/s, \(.advice)"')"
+awk -v r="$(entry d-idle "${disk##*/}" | jq -r .read_bytes)" 'BEGIN { exit !(r >= 1048576) }' ||
+        vm_fail "(d) the disk was not busy"
+vm_expect_eq "(d) idle mount beside a busy disk" "$(jq -r .advice <<<"$d")" "no signal"
+vm_expect_eq "(d) its reason" "$(jq -r .reason <<<"$d")" "no NFS reads in $advise_seconds s"
+
+set_rtt 10
+set_ra 128
+start_reader "$disk"
+start_reader /mnt/data/big
+advise_json d-read /mnt/data "$disk"
+stop_readers
+set_rtt 0
+d=$(entry d-read "$bdi")
+show "(d) reader, busy disk:" "$bdi" "$d"
+vm_expect_eq "(d) reader at 128K, 10 ms, beside a busy disk" "$(jq -r .advice <<<"$d")" raise
+vm_expect_eq "(d) suggested as in (a)" "$(jq -r .suggested_kb <<<"$d")" "$suggested"
+vm_pass
