@@ -329,10 +329,10 @@ def big_mountinfo():
     check_eq("agent add 0:54 (not mounted yet): READAHEAD_RESULT", "pending", props.get("READAHEAD_RESULT"))
     time.sleep(0.3)
     nf.set_mountinfo(filler + [NFS4_1M, nf.NFS3_32K])
-    if ratest.wait_until(lambda: nf.bdi_ra("0:54") == "512", 15):
-        ok("the waiter found 0:54 after 9 MiB of mountinfo and set 512")
+    if ratest.wait_until(lambda: nf.bdi_ra("0:54") == "1024", 15):
+        ok("the waiter found 0:54 after 9 MiB of mountinfo and set 1024")
     else:
-        fail("the waiter sets 0:54 behind 9 MiB of mountinfo", "512", nf.bdi_ra("0:54"))
+        fail("the waiter sets 0:54 behind 9 MiB of mountinfo", "1024", nf.bdi_ra("0:54"))
 
 
 @case
