@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <fnmatch.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -161,15 +162,47 @@ static void vars_for(const struct ra_profile *p, const struct ra_facts *f, struc
 #undef SET
 }
 
-int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *ret,
-              struct ra_rule_trace *trace, size_t trace_size) {
-        struct ra_decision d = { .keep = true };
-        struct ra_rule_trace *winner_trace = NULL, scratch;
-        struct ra_vars vars;
-        char a[24], b[24];
+/*
+ * A rule that matched: what its Size= gives this device, as the verdict,
+ * value and why in t. Returns the evaluation error when the verdict is
+ * FAILED, else 0.
+ */
+static int rule_size(const struct ra_rule *r, const struct ra_vars *vars, struct ra_rule_trace *t) {
+        enum ra_var missing = 0;
+        char size[24];
 
-        vars_for(p, f, &vars);
-        ra_str_join(d.reason, sizeof(d.reason), "no rule matched", NULL);
+        if (r->keep) {
+                t->verdict = RA_VERDICT_MATCHED;
+                ra_str_join(t->why, sizeof(t->why), "Size=keep: leave the kernel's value", NULL);
+                return 0;
+        }
+        int e = ra_expr_eval(&r->size, vars, &t->value_kb, &missing);
+        if (e == -ENODATA) {
+                t->verdict = RA_VERDICT_NOT_APPLICABLE;
+                snprintf(t->why, sizeof(t->why), "needs %s, unknown for this device",
+                         ra_var_to_string(missing));
+                return 0;
+        }
+        if (e < 0) {
+                /* Blame the file that set Size=, often a drop-in. */
+                const char *slash = strrchr(r->size_file, '/');
+                t->verdict = RA_VERDICT_FAILED;
+                snprintf(t->why, sizeof(t->why), "Size=%s (%s:%u): %s", r->size_text,
+                         slash ? slash + 1 : r->size_file, r->size_line,
+                         e == -EDOM ? "division by zero" : "value out of range");
+                return e;
+        }
+        t->verdict = RA_VERDICT_MATCHED;
+        ra_str_join(t->why, sizeof(t->why), "Size=", r->size_text, " = ",
+                    ra_format_size_kb(t->value_kb, size), NULL);
+        return 0;
+}
+
+/* Tries every rule in order, each traced (in trace[i], or in scratch past
+ * trace_size); the last that matches and applies decides d. */
+static void pick_rule(const struct ra_profile *p, const struct ra_facts *f, const struct ra_vars *vars,
+                      struct ra_decision *d, struct ra_rule_trace *trace, size_t trace_size) {
+        struct ra_rule_trace *winner_trace = NULL, scratch;
 
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule *r = &p->rules[i];
@@ -181,55 +214,41 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                         ra_utf8_trim_cut(t->why);
                         continue;
                 }
-
-                int e_failed = 0;
-                if (r->keep) {
-                        t->verdict = RA_VERDICT_MATCHED;
-                        ra_str_join(t->why, sizeof(t->why), "Size=keep: leave the kernel's value", NULL);
-                } else {
-                        enum ra_var missing = 0;
-                        int e = ra_expr_eval(&r->size, &vars, &t->value_kb, &missing);
-                        if (e == -ENODATA) {
-                                t->verdict = RA_VERDICT_NOT_APPLICABLE;
-                                snprintf(t->why, sizeof(t->why), "needs %s, unknown for this device",
-                                         ra_var_to_string(missing));
-                                continue;
-                        }
-                        if (e < 0) {
-                                /* Blame the file that set Size=, often a drop-in. */
-                                const char *slash = strrchr(r->size_file, '/');
-                                e_failed = e;
-                                t->verdict = RA_VERDICT_FAILED;
-                                snprintf(t->why, sizeof(t->why), "Size=%s (%s:%u): %s", r->size_text,
-                                         slash ? slash + 1 : r->size_file, r->size_line,
-                                         e == -EDOM ? "division by zero" : "value out of range");
-                        } else {
-                                t->verdict = RA_VERDICT_MATCHED;
-                                ra_str_join(t->why, sizeof(t->why), "Size=", r->size_text, " = ",
-                                            ra_format_size_kb(t->value_kb, a), NULL);
-                        }
-                }
+                int e = rule_size(r, vars, t);
+                if (t->verdict == RA_VERDICT_NOT_APPLICABLE)
+                        continue;
 
                 if (winner_trace)
                         winner_trace->verdict = RA_VERDICT_OVERRIDDEN;
                 winner_trace = t == &scratch ? NULL : t;
-                d.rule = r;
-                d.keep = r->keep;
-                d.error = t->verdict == RA_VERDICT_FAILED ? e_failed : 0;
-                d.rule_kb = t->value_kb;
+                d->rule = r;
+                d->keep = r->keep;
+                d->error = e;
+                d->rule_kb = t->value_kb;
                 ra_utf8_trim_cut(t->why);
-                ra_str_join(d.reason, sizeof(d.reason), t->why, NULL);
+                ra_str_join(d->reason, sizeof(d->reason), t->why, NULL);
         }
-        ra_utf8_trim_cut(d.reason);
+        ra_utf8_trim_cut(d->reason);
+}
 
-        if (d.error < 0 || d.keep || !d.rule) {
-                d.keep = d.error == 0;
-                *ret = d;
-                return d.error;
-        }
+/* Each limit that changes the value adds its clause to the reason. */
+static void reason_add(struct ra_decision *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void reason_add(struct ra_decision *d, const char *fmt, ...) {
+        size_t l = strlen(d->reason);
+        va_list ap;
 
-        const struct ra_rule *r = d.rule;
-        uint64_t v = d.rule_kb;
+        va_start(ap, fmt);
+        vsnprintf(d->reason + l, sizeof(d->reason) - l, fmt, ap);
+        va_end(ap);
+}
+
+/* The winning rule's value through its limits, the profile's and the caps,
+ * to whole pages: the target. */
+static void limit_value(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *d) {
+        const struct ra_rule *r = d->rule;
+        uint64_t v = d->rule_kb;
+        char a[24];
+
         if (r->min_kb && v < r->min_kb)
                 v = r->min_kb;
         if (r->max_kb && v > r->max_kb)
@@ -238,40 +257,47 @@ int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_de
                 v = p->minimum_kb;
         if (v > p->maximum_kb)
                 v = p->maximum_kb;
-        d.clamped_kb = v;
-        if (v != d.rule_kb) {
-                size_t l = strlen(d.reason);
-                snprintf(d.reason + l, sizeof(d.reason) - l, ", clamped to %s",
-                         ra_format_size_kb(v, a));
-        }
+        d->clamped_kb = v;
+        if (v != d->rule_kb)
+                reason_add(d, ", clamped to %s", ra_format_size_kb(v, a));
 
         if (p->memory_cap && f->mem_total_kb > 0) {
-                d.memory_cap_kb = ra_memory_cap_kb(f->mem_total_kb, p->minimum_kb);
-                if (d.memory_cap_kb < v) {
-                        v = d.memory_cap_kb;
-                        size_t l = strlen(d.reason);
-                        snprintf(d.reason + l, sizeof(d.reason) - l, ", memory cap %s",
-                                 ra_format_size_kb(v, a));
+                d->memory_cap_kb = ra_memory_cap_kb(f->mem_total_kb, p->minimum_kb);
+                if (d->memory_cap_kb < v) {
+                        v = d->memory_cap_kb;
+                        reason_add(d, ", memory cap %s", ra_format_size_kb(v, a));
                 }
         }
         /* Disks, and filesystems on disks (btrfs: its total size); a network
          * mount has no size. */
         if (p->small_device_cap && f->size_bytes > 0) {
-                d.device_cap_kb = ra_small_device_cap_kb(f->size_bytes);
-                if (d.device_cap_kb < v) {
-                        v = d.device_cap_kb;
-                        size_t l = strlen(d.reason);
-                        snprintf(d.reason + l, sizeof(d.reason) - l, ", small-device cap %s",
-                                 ra_format_size_kb(v, a));
+                d->device_cap_kb = ra_small_device_cap_kb(f->size_bytes);
+                if (d->device_cap_kb < v) {
+                        v = d->device_cap_kb;
+                        reason_add(d, ", small-device cap %s", ra_format_size_kb(v, a));
                 }
         }
 
-        d.target_kb = ra_round_to_pages_kb(v, f->page_kb);
-        if (d.target_kb != v) {
-                size_t l = strlen(d.reason);
-                snprintf(d.reason + l, sizeof(d.reason) - l, ", %s in whole %uK pages",
-                         ra_format_size_kb(d.target_kb, b), f->page_kb);
+        d->target_kb = ra_round_to_pages_kb(v, f->page_kb);
+        if (d->target_kb != v)
+                reason_add(d, ", %s in whole %uK pages", ra_format_size_kb(d->target_kb, a), f->page_kb);
+}
+
+int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *ret,
+              struct ra_rule_trace *trace, size_t trace_size) {
+        struct ra_decision d = { .keep = true };
+        struct ra_vars vars;
+
+        vars_for(p, f, &vars);
+        ra_str_join(d.reason, sizeof(d.reason), "no rule matched", NULL);
+        pick_rule(p, f, &vars, &d, trace, trace_size);
+
+        if (d.error < 0 || d.keep || !d.rule) {
+                d.keep = d.error == 0;
+                *ret = d;
+                return d.error;
         }
+        limit_value(p, f, &d);
         d.deferred = f->write_blocked;
         *ret = d;
         return 0;

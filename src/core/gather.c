@@ -245,11 +245,75 @@ static int add_props(struct udev_device *dev, const char *const *keys, size_t n_
         return 0;
 }
 
-static int gather_block(struct udev_device *dev, bool all_props, const char *const *keys,
-                        size_t n_keys, struct ra_facts *f) {
+/* The device's udev properties: all of them, or gather's own and keys. */
+static int gather_props(struct udev_device *dev, bool all_props, const char *const *keys, size_t n_keys,
+                        struct ra_facts *f) {
+        struct udev_list_entry *e;
+        int r;
+
+        if (!all_props) {
+                r = add_props(dev, gather_keys, sizeof(gather_keys) / sizeof(gather_keys[0]), f);
+                return r < 0 ? r : add_props(dev, keys, n_keys, f);
+        }
+        udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
+                r = ra_facts_add_prop(f, udev_list_entry_get_name(e), udev_list_entry_get_value(e));
+                if (r < 0)
+                        return r;
+        }
+        return 0;
+}
+
+/* Size and queue limits, from sysfs. */
+static void gather_queue(const char *syspath, struct ra_facts *f) {
+        /* Sectors of 512 bytes, whatever the logical block size. */
+        f->size_bytes = attr_u64_max(f, syspath, "size", UINT64_MAX / 512, RA_FACT_SIZE) * 512;
+        f->removable = attr_u64(syspath, "removable") == 1;
+        f->rotational = attr_u64(syspath, "queue/rotational") == 1;
+        f->io_min_bytes = attr_u64_max(f, syspath, "queue/minimum_io_size", RA_IO_BYTES_MAX,
+                                       RA_FACT_IO_MIN);
+        f->io_opt_bytes = attr_u64_max(f, syspath, "queue/optimal_io_size", RA_IO_BYTES_MAX,
+                                       RA_FACT_IO_OPT);
+        f->physical_block_bytes = attr_u64_max(f, syspath, "queue/physical_block_size",
+                                               RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
+        f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
+}
+
+/* Optical drives, and SD cards whatever sysfs says of removable. */
+static void gather_media(const char *syspath, const char *sysname, struct ra_facts *f) {
+        const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");
+        char type[64];
+
+        attr_string(syspath, "device/type", type, sizeof(type));
+        f->optical = (cdrom && strcmp(cdrom, "1") == 0) || has_prefix(sysname, "sr") ||
+                     (strcmp(type, "5") == 0 && f->transport != RA_TRANSPORT_MMC);
+        if (f->transport == RA_TRANSPORT_MMC && strcmp(type, "SD") == 0)
+                f->removable = true; /* SD cards come and go even where sysfs says 0 */
+}
+
+/* md and dm: their layout or target, and the devices below them. */
+static int gather_stack(const char *syspath, struct ra_facts *f) {
+        if (f->transport == RA_TRANSPORT_MD) {
+                attr_string(syspath, "md/level", f->md_level, sizeof(f->md_level));
+                f->md_raid_disks = (unsigned) attr_u64_max(f, syspath, "md/raid_disks",
+                                                           RA_RAID_DISKS_MAX, RA_FACT_RAID_DISKS);
+                f->md_layout = (unsigned) attr_u64_max(f, syspath, "md/layout", UINT32_MAX,
+                                                       RA_FACT_MD_LAYOUT);
+                f->chunk_bytes = attr_u64_max(f, syspath, "md/chunk_size", RA_IO_BYTES_MAX,
+                                              RA_FACT_CHUNK);
+        } else if (f->transport == RA_TRANSPORT_DM) {
+                char uuid[160];
+                attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
+                dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
+                f->write_blocked = dm_write_blocked(syspath, f);
+        } else
+                return 0;
+        return list_slaves(syspath, &f->slaves);
+}
+
+static int gather_block(struct udev_device *dev, bool all_props, const char *const *keys, size_t n_keys,
+                        struct ra_facts *f) {
         const char *syspath = udev_device_get_syspath(dev);
         const char *sysname = udev_device_get_sysname(dev);
-        char buf[64];
         int r;
 
         if (!syspath || !sysname)
@@ -270,35 +334,12 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
         f->major = major(devnum);
         f->minor = minor(devnum);
 
-        if (all_props) {
-                struct udev_list_entry *e;
-                udev_list_entry_foreach(e, udev_device_get_properties_list_entry(dev)) {
-                        r = ra_facts_add_prop(f, udev_list_entry_get_name(e),
-                                              udev_list_entry_get_value(e));
-                        if (r < 0)
-                                return r;
-                }
-        } else {
-                r = add_props(dev, gather_keys, sizeof(gather_keys) / sizeof(gather_keys[0]), f);
-                if (r >= 0)
-                        r = add_props(dev, keys, n_keys, f);
-                if (r < 0)
-                        return r;
-        }
-
+        r = gather_props(dev, all_props, keys, n_keys, f);
+        if (r < 0)
+                return r;
         f->transport = transport_of(sysname, f);
         f->virtual_by = virtual_driver_of(dev);
-        /* Sectors of 512 bytes, whatever the logical block size. */
-        f->size_bytes = attr_u64_max(f, syspath, "size", UINT64_MAX / 512, RA_FACT_SIZE) * 512;
-        f->removable = attr_u64(syspath, "removable") == 1;
-        f->rotational = attr_u64(syspath, "queue/rotational") == 1;
-        f->io_min_bytes = attr_u64_max(f, syspath, "queue/minimum_io_size", RA_IO_BYTES_MAX,
-                                       RA_FACT_IO_MIN);
-        f->io_opt_bytes = attr_u64_max(f, syspath, "queue/optimal_io_size", RA_IO_BYTES_MAX,
-                                       RA_FACT_IO_OPT);
-        f->physical_block_bytes = attr_u64_max(f, syspath, "queue/physical_block_size",
-                                               RA_IO_BYTES_MAX, RA_FACT_PHYSICAL_BLOCK);
-        f->max_sectors_kb = attr_u64(syspath, "queue/max_sectors_kb");
+        gather_queue(syspath, f);
 
         /* The disk's bdi holds the same setting as queue/read_ahead_kb, but
          * writing it freezes no queue: on 6.14 to 6.18.2 a queue write waits
@@ -309,32 +350,10 @@ static int gather_block(struct udev_device *dev, bool all_props, const char *con
         }
         f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
 
-        const char *cdrom = ra_facts_get_prop(f, "ID_CDROM");
-        attr_string(syspath, "device/type", buf, sizeof(buf));
-        f->optical = (cdrom && strcmp(cdrom, "1") == 0) || has_prefix(sysname, "sr") ||
-                     (strcmp(buf, "5") == 0 && f->transport != RA_TRANSPORT_MMC);
-        if (f->transport == RA_TRANSPORT_MMC && strcmp(buf, "SD") == 0)
-                f->removable = true; /* SD cards come and go even where sysfs says 0 */
-
-        if (f->transport == RA_TRANSPORT_MD) {
-                attr_string(syspath, "md/level", f->md_level, sizeof(f->md_level));
-                f->md_raid_disks = (unsigned) attr_u64_max(f, syspath, "md/raid_disks",
-                                                           RA_RAID_DISKS_MAX, RA_FACT_RAID_DISKS);
-                f->md_layout = (unsigned) attr_u64_max(f, syspath, "md/layout", UINT32_MAX,
-                                                       RA_FACT_MD_LAYOUT);
-                f->chunk_bytes = attr_u64_max(f, syspath, "md/chunk_size", RA_IO_BYTES_MAX,
-                                              RA_FACT_CHUNK);
-        } else if (f->transport == RA_TRANSPORT_DM) {
-                char uuid[160];
-                attr_string(syspath, "dm/uuid", uuid, sizeof(uuid));
-                dm_target_of(uuid, f->dm_target, sizeof(f->dm_target));
-                f->write_blocked = dm_write_blocked(syspath, f);
-        }
-        if (f->transport == RA_TRANSPORT_MD || f->transport == RA_TRANSPORT_DM) {
-                r = list_slaves(syspath, &f->slaves);
-                if (r < 0)
-                        return r;
-        }
+        gather_media(syspath, sysname, f);
+        r = gather_stack(syspath, f);
+        if (r < 0)
+                return r;
 
         ra_gather_host(f);
         ra_facts_classify(f);

@@ -85,11 +85,68 @@ static void drift_of(struct ctl *ctl, const struct ctl_device *d, struct ra_drif
         ra_drift_explain(f, has_target ? d->plan.decision.target_kb : 0, nfs_kb, ret);
 }
 
-static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char *content,
-                         const char *pttype) {
-        const struct ra_facts *f = &d->facts;
-        const struct ra_profile *p = &ctl->config->profile;
-        char a[24], b[24], c[24], sz[16];
+/* A mount's facts: where, what, from where. */
+static void explain_mount_facts(const struct ra_facts *f) {
+        char a[24];
+
+        fact_line("mount point", ra_str(f->mount_point),
+                  f->n_mount_points > 1 ? " (and more, same superblock)" : "");
+        fact_line("fstype", ra_str(f->fstype), "");
+        fact_line("source", ra_str(f->source), "");
+        if (f->server)
+                fact_line("server", f->server, "");
+        if (f->nfs_version)
+                fact_line("NFS version", f->nfs_version, "");
+        if (f->btrfs_fsid[0])
+                explain_btrfs(f);
+        else
+                printf("  %-14s %s\n", "rsize",
+                       f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
+}
+
+/* A disk's facts: its queue, what it is stacked on, what is on it. */
+static void explain_block_facts(const struct ra_facts *f, const char *content, const char *pttype) {
+        char a[24], b[24], sz[16];
+
+        printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
+        printf("  %-14s %s\n", "removable", yes_no(f->removable));
+        if (f->virtual_by)
+                printf("  %-14s yes (%s: rotational is the hypervisor's default, not the medium's)\n",
+                       "virtual", f->virtual_by);
+        else
+                printf("  %-14s no\n", "virtual");
+        printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
+               f->size_bytes);
+        printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
+               f->io_opt_bytes,
+               f->io_opt_one_unit  ? " (io_opt one block: no stripe)"
+               : f->io_opt_ignored ? " (io_opt ignored: not a stripe)"
+                                   : "");
+        if (f->md_level[0]) {
+                printf("  %-14s ", "md");
+                ra_fputs_people(stdout, f->md_level);
+                printf(", %u disks, layout %u\n", f->md_raid_disks, f->md_layout);
+        }
+        if (f->dm_target[0])
+                printf("  %-14s %s\n", "dm", f->dm_target);
+        if (f->slaves)
+                fact_line("stacked on", f->slaves, "");
+        if (f->stripe_bytes > 0)
+                printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
+                       ra_format_size_kb(f->stripe_bytes / 1024, a),
+                       ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
+        if (content[0] || pttype[0]) {
+                printf("  %-14s ", "content");
+                ra_fputs_people(stdout, content);
+                printf("%s", content[0] && pttype[0] ? ", " : "");
+                ra_fputs_people(stdout, pttype);
+                printf("\n");
+        }
+}
+
+/* "Facts:": what decide() is given. */
+static void explain_facts(const struct ra_facts *f, const char *content, const char *pttype) {
+        char a[24], sz[16];
 
         printf("Device ");
         ra_fputs_people(stdout, f->name);
@@ -97,56 +154,10 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                f->minor);
         printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
         printf("  %-14s %s\n", "transport", ra_transport_to_string(f->transport));
-        if (f->kind == RA_KIND_MOUNT) {
-                fact_line("mount point", ra_str(f->mount_point),
-                          f->n_mount_points > 1 ? " (and more, same superblock)" : "");
-                fact_line("fstype", ra_str(f->fstype), "");
-                fact_line("source", ra_str(f->source), "");
-                if (f->server)
-                        fact_line("server", f->server, "");
-                if (f->nfs_version)
-                        fact_line("NFS version", f->nfs_version, "");
-                if (f->btrfs_fsid[0])
-                        explain_btrfs(f);
-                else
-                        printf("  %-14s %s\n", "rsize",
-                               f->rsize_bytes ? ra_format_size_kb(f->rsize_bytes / 1024, a) : "unknown");
-        } else {
-                printf("  %-14s %s\n", "rotational", yes_no(f->rotational));
-                printf("  %-14s %s\n", "removable", yes_no(f->removable));
-                if (f->virtual_by)
-                        printf("  %-14s yes (%s: rotational is the hypervisor's default, not the medium's)\n",
-                               "virtual", f->virtual_by);
-                else
-                        printf("  %-14s no\n", "virtual");
-                printf("  %-14s %s (%" PRIu64 " bytes)\n", "size", format_bytes_short(f->size_bytes, sz),
-                       f->size_bytes);
-                printf("  %-14s %" PRIu64 " / %" PRIu64 " bytes%s\n", "io_min/io_opt", f->io_min_bytes,
-                       f->io_opt_bytes,
-                       f->io_opt_one_unit  ? " (io_opt one block: no stripe)"
-                       : f->io_opt_ignored ? " (io_opt ignored: not a stripe)"
-                                           : "");
-                if (f->md_level[0]) {
-                        printf("  %-14s ", "md");
-                        ra_fputs_people(stdout, f->md_level);
-                        printf(", %u disks, layout %u\n", f->md_raid_disks, f->md_layout);
-                }
-                if (f->dm_target[0])
-                        printf("  %-14s %s\n", "dm", f->dm_target);
-                if (f->slaves)
-                        fact_line("stacked on", f->slaves, "");
-                if (f->stripe_bytes > 0)
-                        printf("  %-14s %s = chunk %s x %u data disks (%s)\n", "stripe",
-                               ra_format_size_kb(f->stripe_bytes / 1024, a),
-                               ra_format_size_kb(f->chunk_bytes / 1024, b), f->data_disks, f->stripe_source);
-                if (content[0] || pttype[0]) {
-                        printf("  %-14s ", "content");
-                        ra_fputs_people(stdout, content);
-                        printf("%s", content[0] && pttype[0] ? ", " : "");
-                        ra_fputs_people(stdout, pttype);
-                        printf("\n");
-                }
-        }
+        if (f->kind == RA_KIND_MOUNT)
+                explain_mount_facts(f);
+        else
+                explain_block_facts(f, content, pttype);
         printf("  %-14s %s\n", "host memory",
                f->mem_total_kb ? format_bytes_short(f->mem_total_kb * 1024, sz) : "unknown");
         printf("  %-14s %s\n", "current", f->current_known ? ra_format_size_kb(f->current_kb, a) : "?");
@@ -158,54 +169,77 @@ static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char
                                 printf(" %s", ra_fact_to_string((enum ra_fact) i));
                 printf(": not a number or out of range, treated as unknown\n");
         }
+}
+
+/* The profile and each rule's verdict, in the order decide() tried them. */
+static void explain_rules(const struct ra_profile *p, const struct ra_rule_trace *trace) {
+        char a[24], b[24], c[24];
 
         printf("\nProfile %s: default %s, minimum %s, maximum %s\n", p->name,
                ra_format_size_kb(p->default_kb, a), ra_format_size_kb(p->minimum_kb, b),
                ra_format_size_kb(p->maximum_kb, c));
         printf("Rules, in order (the last match wins):\n");
         for (size_t i = 0; i < p->n_rules; i++) {
-                const struct ra_rule_trace *t = &d->trace[i];
+                const struct ra_rule_trace *t = &trace[i];
                 printf("  %-16s %-14s ", t->rule->section, ra_verdict_to_string(t->verdict));
                 ra_fputs_people(stdout, short_rule(t->rule->file));
                 printf(":%u\n    ", t->rule->line);
                 ra_fputs_people(stdout, t->why);
                 printf("\n");
         }
+}
 
-        printf("\nCaps:\n");
-        if (d->plan.decision.memory_cap_kb)
-                printf("  memory cap     %s (1K per MiB of RAM)%s\n",
-                       ra_format_size_kb(d->plan.decision.memory_cap_kb, a),
-                       d->plan.decision.memory_cap_kb < d->plan.decision.clamped_kb ? ": applied" : "");
+/* One cap: its value and basis, and whether it lowered the value; "n/a" when
+ * the profile has it but it has no value for this device, "off" when not. */
+static void cap_line(const char *label, uint64_t cap_kb, const char *basis, bool enabled,
+                     uint64_t clamped_kb) {
+        char a[24];
+
+        if (cap_kb)
+                printf("  %-14s %s (%s)%s\n", label, ra_format_size_kb(cap_kb, a), basis,
+                       cap_kb < clamped_kb ? ": applied" : "");
         else
-                printf("  memory cap     %s\n", p->memory_cap ? "n/a" : "off");
-        if (d->plan.decision.device_cap_kb)
-                printf("  device cap     %s (small device)%s\n",
-                       ra_format_size_kb(d->plan.decision.device_cap_kb, a),
-                       d->plan.decision.device_cap_kb < d->plan.decision.clamped_kb ? ": applied" : "");
-        else
-                printf("  device cap     %s\n", p->small_device_cap ? "n/a" : "off");
+                printf("  %-14s %s\n", label, enabled ? "n/a" : "off");
+}
+
+/* The outcome, and why the kernel holds another value if it does. */
+static void explain_result(struct ctl *ctl, const struct ctl_device *d) {
+        const struct ra_decision *dec = &d->plan.decision;
+        struct ra_drift drift;
+        char a[24], b[24];
 
         printf("\nResult: ");
         if (d->plan.error < 0)
                 printf("error, nothing is written (");
-        else if (d->plan.decision.keep)
+        else if (dec->keep)
                 printf("left alone (");
         else {
-                printf("%s from ", ra_format_size_kb(d->plan.decision.target_kb, a));
+                printf("%s from ", ra_format_size_kb(dec->target_kb, a));
                 ra_fputs_people(stdout, d->plan.rule);
                 printf(" (");
         }
-        ra_fputs_people(stdout, d->plan.decision.reason);
-        printf(")%s\n", !d->plan.decision.keep && device_drifts(d) ? "; current differs" : "");
+        ra_fputs_people(stdout, dec->reason);
+        printf(")%s\n", !dec->keep && device_drifts(d) ? "; current differs" : "");
 
-        struct ra_drift drift;
         drift_of(ctl, d, &drift);
         if (drift.cause != RA_DRIFT_NONE)
-                printf("Current %s, not %s: %s.\n", ra_format_size_kb(f->current_kb, a),
-                       ra_format_size_kb(d->plan.decision.target_kb, b), drift.why);
-        if (d->plan.decision.deferred && drift.cause != RA_DRIFT_NONE)
-                printf("Not written now: %s; the next change event writes it.\n", d->plan.decision.deferred);
+                printf("Current %s, not %s: %s.\n", ra_format_size_kb(d->facts.current_kb, a),
+                       ra_format_size_kb(dec->target_kb, b), drift.why);
+        if (dec->deferred && drift.cause != RA_DRIFT_NONE)
+                printf("Not written now: %s; the next change event writes it.\n", dec->deferred);
+}
+
+static void explain_text(struct ctl *ctl, const struct ctl_device *d, const char *content,
+                         const char *pttype) {
+        const struct ra_profile *p = &ctl->config->profile;
+        const struct ra_decision *dec = &d->plan.decision;
+
+        explain_facts(&d->facts, content, pttype);
+        explain_rules(p, d->trace);
+        printf("\nCaps:\n");
+        cap_line("memory cap", dec->memory_cap_kb, "1K per MiB of RAM", p->memory_cap, dec->clamped_kb);
+        cap_line("device cap", dec->device_cap_kb, "small device", p->small_device_cap, dec->clamped_kb);
+        explain_result(ctl, d);
 }
 
 static int explain_json(struct ctl *ctl, const struct ctl_device *d, const char *content,

@@ -290,10 +290,101 @@ static int find_mount_point_cb(const struct ra_mount *m, void *userdata) {
         return 0;
 }
 
+/* The bdi of the mount on top at path: -ENOENT when nothing is mounted
+ * there, -EMEDIUMTYPE when it is a filesystem on a disk. */
+static int bdi_of_mount_point(const char *path, char *bdi, size_t size) {
+        struct find_mount_ctx ctx = { .path = path };
+        char *text = NULL;
+        size_t len = 0;
+        int r;
+
+        r = ra_read_mountinfo(&text, &len);
+        if (r < 0)
+                return r;
+        r = ra_mountinfo_foreach(text, len, find_mount_point_cb, &ctx);
+        free(text);
+        if (r < 0)
+                return r;
+        if (!ctx.found)
+                return -ENOENT;
+        if (ctx.on_disk)
+                return -EMEDIUMTYPE;
+        snprintf(bdi, size, "%s", ctx.bdi);
+        return 0;
+}
+
+/* A mount with no bdi of its number's name (cifs, ceph, 9p): from
+ * mountinfo, or btrfs's own bdi. */
+static int find_unnamed_mount(struct udev *udev, const struct ra_config *c, unsigned major, unsigned minor,
+                              struct ctl_device *ret) {
+        char bdi[RA_NAME_MAX];
+        struct ra_mount m;
+        char *text = NULL;
+        size_t len = 0;
+        int r;
+
+        r = ra_read_mountinfo(&text, &len);
+        if (r >= 0) {
+                r = ra_mountinfo_find(text, len, major, minor, &m);
+                if (r == 0)
+                        r = -ENODEV;
+        }
+        free(text);
+        if (r <= 0)
+                return r;
+        /* btrfs: its own bdi, not the superblock's device number */
+        if (ra_btrfs_bdi_of_mount(&m, bdi, sizeof(bdi)) == 0)
+                r = device_fill_bdi(udev, bdi, c, ret, true);
+        else {
+                r = device_fill_mount_entry(&m, c, ret, true);
+                /* tmpfs, sysfs, overlay: no bdi, no network */
+                if (r >= 0 && !unmapped_listed(&ret->facts))
+                        r = -EMEDIUMTYPE;
+        }
+        ra_mount_done(&m);
+        return r;
+}
+
+/* A mount by its bdi's name, "MAJOR:MINOR" with an optional "-fuseblk". */
+static int find_numbered_bdi(struct udev *udev, const struct ra_config *c, const char *name, unsigned major,
+                             unsigned minor, struct ctl_device *ret) {
+        char canonical[RA_NAME_MAX];
+        size_t l = strlen(name);
+        int r;
+
+        /* The kernel names a bdi without leading zeros: "00:056" is 0:56. */
+        snprintf(canonical, sizeof(canonical), "%u:%u%s", major, minor,
+                 l > 8 && strcmp(name + l - 8, "-fuseblk") == 0 ? "-fuseblk" : "");
+        r = device_fill_bdi(udev, canonical, c, ret, true);
+        if (r == -ENODEV) {
+                device_done(ret);
+                r = find_unnamed_mount(udev, c, major, minor, ret);
+        }
+        if (r < 0)
+                device_done(ret);
+        return r;
+}
+
+/* A block device, ud taken over: its whole disk only (partitions share
+ * their disk's readahead). */
+static int find_disk(const struct ra_config *c, struct udev_device *ud, struct ctl_device *ret) {
+        int r;
+
+        if (!is_whole_disk(ud)) {
+                udev_device_unref(ud);
+                return -ENOTBLK;
+        }
+        r = device_fill_block(ud, c, ret, true);
+        udev_device_unref(ud);
+        if (r < 0)
+                device_done(ret);
+        return r;
+}
+
 int device_find(struct udev *udev, const struct ra_config *c, const char *name, struct ctl_device *ret) {
-        char bdi[RA_NAME_MAX], canonical[RA_NAME_MAX];
+        char bdi[RA_NAME_MAX];
         unsigned major, minor;
-        struct udev_device *ud = NULL;
+        struct udev_device *ud;
         struct stat st;
         int r;
 
@@ -304,28 +395,14 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
          * /dev/disk/by-id/...): the device of that number, as udevadm does. */
         if (strchr(name, '/') && stat(name, &st) == 0 && S_ISBLK(st.st_mode)) {
                 ud = udev_device_new_from_devnum(udev, 'b', st.st_rdev);
-                if (!ud)
-                        return -ENODEV;
-                goto block;
+                return ud ? find_disk(c, ud, ret) : -ENODEV;
         }
 
         /* A mount point: the bdi of the superblock mounted there. */
         if (name[0] == '/' && strncmp(name, "/dev/", 5) != 0) {
-                struct find_mount_ctx ctx = { .path = name };
-                char *text = NULL;
-                size_t len = 0;
-                r = ra_read_mountinfo(&text, &len);
+                r = bdi_of_mount_point(name, bdi, sizeof(bdi));
                 if (r < 0)
                         return r;
-                r = ra_mountinfo_foreach(text, len, find_mount_point_cb, &ctx);
-                free(text);
-                if (r < 0)
-                        return r;
-                if (!ctx.found)
-                        return -ENOENT;
-                if (ctx.on_disk)
-                        return -EMEDIUMTYPE;
-                snprintf(bdi, sizeof(bdi), "%s", ctx.bdi);
                 name = bdi;
         }
         if (ra_bdi_is_btrfs(name)) {
@@ -334,61 +411,15 @@ int device_find(struct udev *udev, const struct ra_config *c, const char *name, 
                         device_done(ret);
                 return r == -ENOENT ? -ENODEV : r; /* not mounted: no such mount */
         }
-        if (ra_parse_bdi_name(name, &major, &minor) == 0) {
-                /* The kernel names a bdi without leading zeros: "00:056" is 0:56. */
-                size_t l = strlen(name);
-                snprintf(canonical, sizeof(canonical), "%u:%u%s", major, minor,
-                         l > 8 && strcmp(name + l - 8, "-fuseblk") == 0 ? "-fuseblk" : "");
-                name = canonical;
-                r = device_fill_bdi(udev, name, c, ret, true);
-                if (r == -ENODEV) {
-                        /* No bdi of that name (cifs, ceph, 9p): the mount alone. */
-                        struct ra_mount m;
-                        char *text = NULL;
-                        size_t len = 0;
-                        device_done(ret);
-                        r = ra_read_mountinfo(&text, &len);
-                        if (r >= 0) {
-                                r = ra_mountinfo_find(text, len, major, minor, &m);
-                                if (r == 0)
-                                        r = -ENODEV;
-                        }
-                        free(text);
-                        if (r > 0) {
-                                /* btrfs: its own bdi, not the superblock's device number */
-                                if (ra_btrfs_bdi_of_mount(&m, bdi, sizeof(bdi)) == 0)
-                                        r = device_fill_bdi(udev, bdi, c, ret, true);
-                                else {
-                                        r = device_fill_mount_entry(&m, c, ret, true);
-                                        /* tmpfs, sysfs, overlay: no bdi, no network */
-                                        if (r >= 0 && !unmapped_listed(&ret->facts))
-                                                r = -EMEDIUMTYPE;
-                                }
-                                ra_mount_done(&m);
-                        }
-                }
-                if (r < 0)
-                        device_done(ret);
-                return r;
-        }
+        if (ra_parse_bdi_name(name, &major, &minor) == 0)
+                return find_numbered_bdi(udev, c, name, major, minor, ret);
 
         if (strncmp(name, "/dev/", 5) == 0)
                 name += 5;
         if (!*name || strchr(name, '/') || strcmp(name, "..") == 0)
                 return -ENODEV;
         ud = udev_device_new_from_subsystem_sysname(udev, "block", name);
-        if (!ud)
-                return -ENODEV;
-block:
-        if (!is_whole_disk(ud)) {
-                udev_device_unref(ud);
-                return -ENOTBLK;
-        }
-        r = device_fill_block(ud, c, ret, true);
-        udev_device_unref(ud);
-        if (r < 0)
-                device_done(ret);
-        return r;
+        return ud ? find_disk(c, ud, ret) : -ENODEV;
 }
 
 void device_done(struct ctl_device *d) {
