@@ -37,6 +37,9 @@ static const char *devpath_problem(const char *devpath) {
                 size_t n = strcspn(p, "/");
                 if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
                         return "DEVPATH has an empty, '.' or '..' component";
+                for (size_t i = 0; i < n; i++)
+                        if ((unsigned char) p[i] <= ' ' || p[i] == 0x7f)
+                                return "DEVPATH has a control character or a space";
                 p += n;
                 if (*p == '/' && !*++p)
                         return "DEVPATH ends in '/'";
@@ -84,7 +87,7 @@ static bool subsystem_is(const char *devpath, const char *subsystem) {
 }
 
 static const char *block_problem(struct udev_device *dev, const char *devpath) {
-        char path[DEVPATH_MAX + 64], dev_attr[32], want[32];
+        char path[DEVPATH_MAX + 64], dev_attr[32], want[32], given[64];
         dev_t devnum = udev_device_get_devnum(dev);
         const char *devname = getenv("DEVNAME");
 
@@ -101,7 +104,9 @@ static const char *block_problem(struct udev_device *dev, const char *devpath) {
         ra_str_join(path, sizeof(path), "/sys", devpath, "/dev", NULL);
         if (ra_read_string_file(path, dev_attr, sizeof(dev_attr)) < 0)
                 return "sysfs has no device number at DEVPATH";
-        if (strcmp(dev_attr, want) != 0)
+        /* Both as the kernel prints them, and as libudev read them. */
+        ra_str_join(given, sizeof(given), getenv("MAJOR") ?: "", ":", getenv("MINOR") ?: "", NULL);
+        if (strcmp(dev_attr, given) != 0 || strcmp(dev_attr, want) != 0)
                 return "MAJOR:MINOR is not the device number sysfs gives DEVPATH";
         if (!subsystem_is(devpath, "block"))
                 return "sysfs's device at DEVPATH is no block device";
@@ -120,8 +125,8 @@ static const char *bdi_problem(struct udev_device *dev, const char *devpath) {
                 return "DEVPATH is not /devices/virtual/bdi/NAME";
         if (!name_matches_devpath(name, devpath))
                 return "its name is not DEVPATH's last component";
-        if (udev_device_get_devnum(dev) != 0)
-                return "a bdi has no MAJOR:MINOR";
+        if (udev_device_get_devnum(dev) != 0 || getenv("MAJOR") || getenv("MINOR") || getenv("DEVNAME"))
+                return "a bdi has no MAJOR:MINOR and no DEVNAME";
         ra_str_join(path, sizeof(path), "/sys/class/bdi/", name, NULL);
         if (!link_names_devpath(path, devpath))
                 return "sysfs's bdi of that name is not DEVPATH";
