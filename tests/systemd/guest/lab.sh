@@ -247,6 +247,14 @@ check_late_mount() {
         unit="readahead-agent-bdi@$bdi.service"
         udevadm settle
         lab_log "hidden mount: bdi $bdi, its add event handled; mounting it here in 2 s"
+        # The unit's sandbox gives the waiter a mount namespace of its own:
+        # the mount below reaches it only by propagation (host -> slave).
+        local pid
+        pid=$(systemctl show -P MainPID "$unit")
+        [ "${pid:-0}" != 0 ] || { systemctl status --no-pager "$unit" || true; lab_fail "$unit is not waiting"; }
+        [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/1/ns/mnt)" ] ||
+                lab_fail "$unit runs in PID 1's mount namespace: the sandbox is not applied"
+        lab_log "$unit (PID $pid) waits in its own mount namespace $(readlink "/proc/$pid/ns/mnt")"
         sleep 2
         mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/late /mnt/late || lab_fail "the late mount failed"
         lab_expect_eq "/mnt/late shares the hidden superblock" "$(bdi_of /mnt/late)" "$bdi"
