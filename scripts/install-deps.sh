@@ -12,6 +12,7 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-c
            qemu-system-x86 qemu-utils mmdebstrap cpio kmod # tests/vm, tests/systemd: the real-kernel labs (QEMU, guest images)
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
            libmount-dev # bench/mountinfo-parse.sh: our parser against libmount (not a build dependency)
+           blhc piuparts autopkgtest # tests/package: quality.sh (blhc), piuparts.sh, package.sh's autopkgtest
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 
 packages=("${build_deps[@]}")
