@@ -110,8 +110,8 @@ static const char *block_problem(struct udev_device *dev, const char *devpath) {
                 return "MAJOR:MINOR is not the device number sysfs gives DEVPATH";
         if (!subsystem_is(devpath, "block"))
                 return "sysfs's device at DEVPATH is no block device";
-        if (devname && (strncmp(devname, "/dev/", 5) != 0 ||
-                        strcmp(devname + 5, udev_device_get_sysname(dev)) != 0))
+        if (devname &&
+            (strncmp(devname, "/dev/", 5) != 0 || strcmp(devname + 5, udev_device_get_sysname(dev)) != 0))
                 return "DEVNAME is not /dev/ and the device's name";
         return NULL;
 }
