@@ -60,14 +60,15 @@ static bool name_matches_devpath(const char *name, const char *devpath) {
         return true;
 }
 
-/* Whether the sysfs link at link_path points at /sys$devpath: the kernel's
- * links in /sys/class/bdi are relative, "../../devices/...". */
-static bool link_names_devpath(const char *link_path, const char *devpath) {
+/* Whether the sysfs link at link_path points at /sys$devpath (the kernel's
+ * links in /sys/class/bdi are relative, "../../devices/..."): 1, 0, or
+ * -ENOENT when there is no such link. */
+static int link_names_devpath(const char *link_path, const char *devpath) {
         char target[DEVPATH_MAX + 16];
         ssize_t n = readlink(link_path, target, sizeof(target) - 1);
 
         if (n < 0)
-                return false;
+                return errno == ENOENT ? -ENOENT : 0;
         target[n] = '\0';
         return strncmp(target, "../..", 5) == 0 && strcmp(target + 5, devpath) == 0;
 }
@@ -128,7 +129,12 @@ static const char *bdi_problem(struct udev_device *dev, const char *devpath) {
         if (udev_device_get_devnum(dev) != 0 || getenv("MAJOR") || getenv("MINOR") || getenv("DEVNAME"))
                 return "a bdi has no MAJOR:MINOR and no DEVNAME";
         ra_str_join(path, sizeof(path), "/sys/class/bdi/", name, NULL);
-        if (!link_names_devpath(path, devpath))
+        int r = link_names_devpath(path, devpath);
+        /* Gone already (NFS makes and drops superblocks while it mounts):
+         * the handler finds no bdi and says nothing, as for any bdi gone. */
+        if (r == -ENOENT)
+                return NULL;
+        if (r == 0)
                 return "sysfs's bdi of that name is not DEVPATH";
         return NULL;
 }
