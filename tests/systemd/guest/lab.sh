@@ -16,7 +16,8 @@
 #           that unit and `readahead-ctl status` lists it; a foreign value
 #           written before suspend is put back after resume by the
 #           system-sleep hook; `apt remove` gives the kernel's values back;
-#           `apt purge` leaves no file of the package.
+#           `apt purge` leaves no file of the package; the upgrade from
+#           0.1.0's .deb keeps /etc and every value (guest/upgrade.sh).
 #
 # Output goes to the second serial port (the host's lab.log), as does the
 # last line, "ra-lab status: N"; then the guest powers off. The settings come
@@ -85,6 +86,10 @@ bdi_of() {
                 mountpoint -d "$1"
         fi
 }
+
+# The upgrade step (its own file; /ra/src is mounted until the suspend).
+# shellcheck source=tests/systemd/guest/upgrade.sh
+. /ra/src/tests/systemd/guest/upgrade.sh
 
 root_disk=$(lab_disk ra-root)
 data_disk=$(lab_disk ra-disk1)
@@ -307,6 +312,8 @@ check_suspend() {
         # virtio's 9p transport does not come back from suspend: leave the
         # host's shares now (the test runs from a copy, its output goes to a
         # serial port).
+        # The .debs stay for the upgrade step, after the purge.
+        cp -r /ra/debs "$state/debs"
         umount /ra/src /ra/debs
         lab_log "systemctl suspend ($RA_LAB_SUSPEND)"
         systemctl suspend
@@ -365,6 +372,7 @@ case $boot in
         check_failed_unit
         check_suspend
         check_remove_and_purge
+        check_upgrade
         lab_log "PASS"
         ;;
 *) lab_fail "boot $boot: the lab has two boots" ;;
