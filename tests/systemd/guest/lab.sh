@@ -254,11 +254,18 @@ check_late_mount() {
         lab_log "hidden mount: bdi $bdi, its add event handled; mounting it here in 2 s"
         # The unit's sandbox gives the waiter a mount namespace of its own:
         # the mount below reaches it only by propagation (host -> slave).
+        # (Right after systemd forked it, before the sandbox is set up, the
+        # child is still in PID 1's namespace: wait for the exec.)
         local pid
-        pid=$(systemctl show -P MainPID "$unit")
-        [ "${pid:-0}" != 0 ] || { systemctl status --no-pager "$unit" || true; lab_fail "$unit is not waiting"; }
-        [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/1/ns/mnt)" ] ||
-                lab_fail "$unit runs in PID 1's mount namespace: the sandbox is not applied"
+        own_namespace() {
+                pid=$(systemctl show -P MainPID "$unit")
+                [ "${pid:-0}" != 0 ] && grep -q -- '--wait-bdi' "/proc/$pid/cmdline" 2>/dev/null &&
+                        [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/1/ns/mnt)" ]
+        }
+        wait_for 10 own_namespace || {
+                systemctl status --no-pager "$unit" || true
+                lab_fail "$unit (PID ${pid:-none}) is not waiting in a mount namespace of its own: the sandbox is not applied"
+        }
         lab_log "$unit (PID $pid) waits in its own mount namespace $(readlink "/proc/$pid/ns/mnt")"
         sleep 2
         mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/late /mnt/late || lab_fail "the late mount failed"
