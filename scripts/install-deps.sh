@@ -13,6 +13,7 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-c
            gnuplot-nox bsdutils # bench/benefit's plot; script(1) for calibrate's terminal test
            libmount-dev # bench/mountinfo-parse.sh: our parser against libmount (not a build dependency)
            podman runc catatonit netavark python3-yaml # tests/k8s: the DaemonSet's pod played by podman (runc: crun refuses hybrid cgroups)
+           blhc piuparts autopkgtest # tests/package: quality.sh (blhc), piuparts.sh, package.sh's autopkgtest
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 test_deps+=(strace) # tests/umockdev/advise-write.sh: holds a rename to race two advise runs
 

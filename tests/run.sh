@@ -55,6 +55,16 @@ done
 echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loops, remove, purge"
 bash tests/package/package.sh
 
+# Debian's own checks (tests/package/README.md): the .deb built twice is the
+# same bytes, lintian --pedantic, blhc on the build log; piuparts in a clean
+# chroot of each release, with the upgrade from 0.1.0.
+echo "== Debian quality: reproducible .deb, lintian --pedantic, blhc"
+bash tests/package/quality.sh
+echo "== piuparts: install, remove, purge, upgrade from 0.1.0 (bookworm, trixie)"
+for suite in bookworm trixie; do
+        bash tests/package/piuparts.sh "$suite"
+done
+
 echo "== release build, full suite"
 cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
 cmake --build build -j"$jobs"

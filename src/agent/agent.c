@@ -171,10 +171,13 @@ static int run(const struct agent_options *o) {
         const char *action = udev_device_get_action(dev);
         const char *subsystem = udev_device_get_subsystem(dev);
         if (streq_ptr(subsystem, "block") && streq_ptr(udev_device_get_devtype(dev), "disk") &&
-            (streq_ptr(action, "add") || streq_ptr(action, "change")))
-                handle_block(o, dev);
-        else if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add"))
-                handle_bdi(o, udev, udev_device_get_sysname(dev));
+            (streq_ptr(action, "add") || streq_ptr(action, "change"))) {
+                if (event_check(dev, true) == 0)
+                        handle_block(o, dev);
+        } else if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add")) {
+                if (event_check(dev, false) == 0)
+                        handle_bdi(o, udev, udev_device_get_sysname(dev));
+        }
 out:
         udev_device_unref(dev);
         udev_unref(udev);

@@ -43,6 +43,10 @@ bool plan_changes_value(const struct ra_plan *plan);
  * to), logs it and prints READAHEAD_*. */
 void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts, const struct ra_plan *plan);
 
+/* Whether the event's DEVPATH, name and MAJOR:MINOR (block) agree with each
+ * other as sysfs says: 0, or -EINVAL after logging the refusal. */
+int event_check(struct udev_device *dev, bool block);
+
 /* A whole disk's add or change event. */
 int handle_block(const struct agent_options *o, struct udev_device *dev);
 

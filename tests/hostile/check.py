@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ratest  # noqa: E402  (tests/lib/ratest.py)
 from ratest import check_eq, fail, ok, run_bytes  # noqa: E402
 import check as nf  # noqa: E402  (tests/netfs/check.py: the bdi helpers)
+import events  # noqa: E402  (tests/hostile/events.py: generated events)
 
 NFS4_1M = nf.NFS4_1M
 
@@ -565,6 +566,110 @@ def file_name_escapes():
         ok(f"apply's reason names the drop-in escaped: {lines[0]}")
     else:
         fail("apply's reason names the drop-in escaped", shown, lines)
+
+
+GENERATED_EVENTS = 300
+
+
+def raw_event(env):
+    """The agent with exactly env (plus PATH and the test's preload), as a
+    hostile caller could run it: (rc, props, message text)."""
+    full = {k: v for k, v in env.items()}
+    full["SEQNUM"] = "9000"
+    for k in ("PATH", "LD_PRELOAD", "UMOCKDEV_DIR", "ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS"):
+        if k in os.environ:
+            full[k] = os.environ[k]
+    rc, out, err, _ = run_bytes([os.environ["RA_AGENT"], "--root", root()], env=full, timeout=nf.AGENT_TIMEOUT)
+    props = {}
+    for line in out.decode(errors="replace").splitlines():
+        k, _, v = line.partition("=")
+        props[k] = v
+    return rc, props, out, err
+
+
+def reset_bdis():
+    """Every bdi of the tree back at the kernel's 128: any write shows."""
+    base = f"{nf.testbed()}/sys/devices/virtual/bdi"
+    for name in os.listdir(base):
+        with open(f"{base}/{name}/read_ahead_kb", "w") as f:
+            f.write("128\n")
+
+
+def refused_and_logged(label, env, since):
+    before = nf.snapshot()
+    rc, props, out, err = raw_event(env)
+    show(label, rc, out, err)
+    check_eq(f"{label}: exit status", "exit 0", ratest.describe_rc(rc))
+    check_eq(f"{label}: READAHEAD_RESULT", "refused", props.get("READAHEAD_RESULT"))
+    if b"event refused" in err or nf.journal_has("event refused", since):
+        ok(f"{label}: the refusal is logged")
+    else:
+        fail(f"{label}: the refusal is logged", "'event refused' on stderr or in the journal", err)
+    nf.check_sys_changes(label, before)
+
+
+@case
+def event_identity():
+    """The agent, run as root from udev, trusts no event: a bdi event whose
+    DEVPATH ends in /.. (crashed it: a NULL name), sdr's DEVPATH with sdq's
+    MAJOR:MINOR (wrote sdq), and 300 generated events (DEVPATH, name,
+    MAJOR:MINOR, DEVNAME and SUBSYSTEM mutated from true ones, seeded) never
+    crash it, and write no bdi but the one of the device the event truly is
+    (as the tree says); the true events among them are still carried out."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([NFS4_1M])
+    # No waiters: a bdi without a mount is answered at once (no-mount).
+    dropin("readahead.conf.d/50-wait.conf", "[Agent]\nMountWaitSec=0\n")
+    tree = parse_tree()
+    since = time.strftime("%Y-%m-%d %H:%M:%S")
+    reset_bdis()
+
+    refused_and_logged("bdi add, DEVPATH /devices/virtual/bdi/0:53/..",
+                       {"ACTION": "add", "SUBSYSTEM": "bdi", "DEVPATH": "/devices/virtual/bdi/0:53/.."}, since)
+    sdr = dict(tree["sdr"]["props"])
+    refused_and_logged("change of sdr's DEVPATH with sdq's MAJOR=65 MINOR=0",
+                       {"ACTION": "change", "SUBSYSTEM": "block", "DEVTYPE": "disk",
+                        "DEVPATH": tree["sdr"]["devpath"], "DEVNAME": "/dev/sdr", "MAJOR": "65", "MINOR": "0"},
+                       since)
+    check_eq("sdq's bdi 65:0 after the event that named sdr", "128", nf.bdi_ra("65:0"))
+    check_eq("sdr's bdi 65:16 after it (refused: the event was not sdr's either)", "128", nf.bdi_ra("65:16"))
+    check_eq("sdr's own MAJOR:MINOR in the tree", "65:16", (sdr["MAJOR"] + b":" + sdr["MINOR"]).decode())
+
+    generated = events.generate(tree, GENERATED_EVENTS)
+    n_true = sum(1 for _, b in generated if b)
+    print(f"generated: {len(generated)} events (seed {events.SEED}), {n_true} of them true")
+    bad = []
+    written = set()
+    for i, (env, may_write) in enumerate(generated):
+        reset_bdis()
+        before = nf.snapshot()
+        rc, props, out, err = raw_event(env)
+        after = nf.snapshot()
+        changed = sorted(p[len(nf.testbed()):] for p in set(before) | set(after) if before.get(p) != after.get(p))
+        allowed = [] if may_write is None else [f"/sys/devices/virtual/bdi/{may_write}/read_ahead_kb"]
+        problems = []
+        if rc != 0:
+            problems.append(ratest.describe_rc(rc))
+        if [c for c in changed if c not in allowed]:
+            problems.append(f"changed {changed}, may change {allowed or 'nothing'}")
+        result = props.get("READAHEAD_RESULT")
+        if may_write and result not in ("written", "no-mount"):
+            problems.append(f"a true event gave READAHEAD_RESULT={result}")
+        # failed: DEVPATH names no device (or one gone): the handler finds no facts.
+        if not may_write and result not in (None, "refused", "failed"):
+            problems.append(f"READAHEAD_RESULT={result} for an event that is no device's")
+        if changed:
+            written.update(changed)
+        if problems:
+            bad.append(f"event {i} {env!r}: {'; '.join(problems)}; stderr {err[-300:]!r}")
+    if bad:
+        fail(f"{len(generated)} generated events: exit 0, no write but to the event's own bdi",
+             "none of these", "\n      ".join(bad[:20]) + (f"\n      ... {len(bad)} in all" if len(bad) > 20 else ""))
+    else:
+        ok(f"{len(generated)} generated events: exit 0, each wrote at most its own bdi; "
+           f"{n_true} true events carried out, writing {len(written)} distinct bdis")
+    check_eq("generated events include true events of disks and of bdis", True,
+             any(b and b.startswith("0:") for _, b in generated) and any(b and not b.startswith("0:") for _, b in generated))
 
 
 def main():

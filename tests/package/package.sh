@@ -14,6 +14,9 @@
 #      big loop holds 512 and the 64 MiB one 64 (the small-device cap), and
 #      the FUSE bdi gets 1M (a /run drop-in for that mount point: the
 #      default profile leaves FUSE alone);
+#   4b. autopkgtest --no-built-binaries -- null: debian/tests on the installed
+#      package (a loop device and a FUSE mount tuned and explained;
+#      readahead-ctl check on the shipped configuration);
 #   5. `dpkg -r`: both hold the kernel's own value again (prerm runs
 #      `readahead-ctl reset`): max(2 x io_opt, 128 KiB) in whole pages, with
 #      max_sectors as io_opt for a rotational disk without one since Linux 6.17,
@@ -334,6 +337,22 @@ bash -n /usr/share/bash-completion/completions/readahead-ctl || ra_fail "the bas
 rule=$(dpkg -L "$PKG" | grep '/rules.d/99-readahead-agent.rules$') || ra_fail "no udev rule in the package"
 [ -f "$rule" ] || ra_fail "$rule is not installed"
 ra_log "ok: installed: status, check, cat-config, man pages, completion, $rule"
+
+# ---- 4b. autopkgtest ---------------------------------------------------------
+
+# debian/tests against the package as installed, with autopkgtest's null
+# runner: this machine gives the tests what they need and a container or a
+# chroot would not, a real kernel (loop devices, FUSE) and root, with the
+# udevd started above; the systemd lab's guests would give them too, but
+# under emulation and without autopkgtest in their images.
+command -v autopkgtest >/dev/null || ra_skip "autopkgtest is not installed (scripts/install-deps.sh --test)"
+t0=$SECONDS
+apt_rc=0
+autopkgtest --no-built-binaries --output-dir "$tmp/autopkgtest" "$tree" -- null >"$tmp/autopkgtest.log" 2>&1 || apt_rc=$?
+grep -E '^(ok|FAIL|SKIP):|^[a-z-]+ +(PASS|FAIL|SKIP)' "$tmp/autopkgtest.log" | sed 's/^/# autopkgtest: /' >&2 || true
+[ "$apt_rc" = 0 ] || { tail -n 60 "$tmp/autopkgtest.log" >&2; ra_fail "autopkgtest failed or skipped a test (exit $apt_rc)"; }
+expect_no_foreign_rule "autopkgtest"
+ra_log "ok: autopkgtest (null runner): every debian/tests test passed in $((SECONDS - t0)) s"
 
 # ---- 5. remove -------------------------------------------------------------
 

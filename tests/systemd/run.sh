@@ -76,6 +76,11 @@ bash "$src/tests/lib/build-deb.sh" "$suite" "$tmp/debs" >"$tmp/deb.log" 2>&1 ||
         { tail -n 40 "$tmp/deb.log" >&2; die "building the package for $suite failed"; }
 log "package for $suite: $(cd "$tmp/debs" && ls ./*.deb) ($(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)"
 
+# The previous release's .deb, for the upgrade step (guest/upgrade.sh).
+mkdir "$tmp/debs/previous"
+previous=$("$src/tests/lib/previous-deb.sh" "$suite") || die "no 0.1.0 .deb for $suite (tests/lib/previous-deb.sh)"
+cp "$previous"/readahead-agent_*.deb "$tmp/debs/previous/"
+
 qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
 truncate -s 128G "$tmp/data.img"
 truncate -s 8G "$tmp/btrfs.img"

@@ -16,7 +16,8 @@
 #           that unit and `readahead-ctl status` lists it; a foreign value
 #           written before suspend is put back after resume by the
 #           system-sleep hook; `apt remove` gives the kernel's values back;
-#           `apt purge` leaves no file of the package.
+#           `apt purge` leaves no file of the package; the upgrade from
+#           0.1.0's .deb keeps /etc and every value (guest/upgrade.sh).
 #
 # Output goes to the second serial port (the host's lab.log), as does the
 # last line, "ra-lab status: N"; then the guest powers off. The settings come
@@ -85,6 +86,10 @@ bdi_of() {
                 mountpoint -d "$1"
         fi
 }
+
+# The upgrade step (its own file; /ra/src is mounted until the suspend).
+# shellcheck source=tests/systemd/guest/upgrade.sh
+. /ra/src/tests/systemd/guest/upgrade.sh
 
 root_disk=$(lab_disk ra-root)
 data_disk=$(lab_disk ra-disk1)
@@ -247,6 +252,21 @@ check_late_mount() {
         unit="readahead-agent-bdi@$bdi.service"
         udevadm settle
         lab_log "hidden mount: bdi $bdi, its add event handled; mounting it here in 2 s"
+        # The unit's sandbox gives the waiter a mount namespace of its own:
+        # the mount below reaches it only by propagation (host -> slave).
+        # (Right after systemd forked it, before the sandbox is set up, the
+        # child is still in PID 1's namespace: wait for the exec.)
+        local pid
+        own_namespace() {
+                pid=$(systemctl show -P MainPID "$unit")
+                [ "${pid:-0}" != 0 ] && grep -q -- '--wait-bdi' "/proc/$pid/cmdline" 2>/dev/null &&
+                        [ "$(readlink "/proc/$pid/ns/mnt")" != "$(readlink /proc/1/ns/mnt)" ]
+        }
+        wait_for 10 own_namespace || {
+                systemctl status --no-pager "$unit" || true
+                lab_fail "$unit (PID ${pid:-none}) is not waiting in a mount namespace of its own: the sandbox is not applied"
+        }
+        lab_log "$unit (PID $pid) waits in its own mount namespace $(readlink "/proc/$pid/ns/mnt")"
         sleep 2
         mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/late /mnt/late || lab_fail "the late mount failed"
         lab_expect_eq "/mnt/late shares the hidden superblock" "$(bdi_of /mnt/late)" "$bdi"
@@ -299,6 +319,8 @@ check_suspend() {
         # virtio's 9p transport does not come back from suspend: leave the
         # host's shares now (the test runs from a copy, its output goes to a
         # serial port).
+        # The .debs stay for the upgrade step, after the purge.
+        cp -r /ra/debs "$state/debs"
         umount /ra/src /ra/debs
         lab_log "systemctl suspend ($RA_LAB_SUSPEND)"
         systemctl suspend
@@ -357,6 +379,7 @@ case $boot in
         check_failed_unit
         check_suspend
         check_remove_and_purge
+        check_upgrade
         lab_log "PASS"
         ;;
 *) lab_fail "boot $boot: the lab has two boots" ;;

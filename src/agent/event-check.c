@@ -1,0 +1,172 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * An event's identity, checked against sysfs before anything is written.
+ *
+ * The agent writes /sys/class/bdi/MAJ:MIN (a disk) or /sys/class/bdi/NAME (a
+ * bdi), and reads its facts below /sys$DEVPATH: the two must be the same
+ * device. udev never sends an event where they are not, but the agent runs as
+ * root with whatever environment it is given, so a DEVPATH with ".." in it,
+ * a name that is not DEVPATH's last component, or a MAJOR:MINOR of another
+ * disk is refused (logged, nothing written), never trusted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "agent.h"
+#include "fileio.h"
+#include "journal.h"
+#include "text.h"
+
+/* Longer than any real sysfs path (the kernel's own limit is PATH_MAX). */
+#define DEVPATH_MAX 1024
+
+/* "/devices/..." with no empty, "." or ".." component and no trailing '/'. */
+static const char *devpath_problem(const char *devpath) {
+        if (!devpath)
+                return "no DEVPATH";
+        if (strlen(devpath) > DEVPATH_MAX)
+                return "DEVPATH too long";
+        if (strncmp(devpath, "/devices/", strlen("/devices/")) != 0)
+                return "DEVPATH not below /devices";
+        for (const char *p = devpath + 1; *p;) {
+                size_t n = strcspn(p, "/");
+                if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
+                        return "DEVPATH has an empty, '.' or '..' component";
+                for (size_t i = 0; i < n; i++)
+                        if ((unsigned char) p[i] <= ' ' || p[i] == 0x7f)
+                                return "DEVPATH has a control character or a space";
+                p += n;
+                if (*p == '/' && !*++p)
+                        return "DEVPATH ends in '/'";
+        }
+        return NULL;
+}
+
+/* The kernel name as DEVPATH gives it: its last component, '!' read as '/'
+ * (cciss!c0d0 is /dev/cciss/c0d0), as libudev's sysname. */
+static bool name_matches_devpath(const char *name, const char *devpath) {
+        const char *last = strrchr(devpath, '/') + 1;
+
+        if (!name || strlen(name) != strlen(last) || !*name)
+                return false;
+        for (size_t i = 0; last[i]; i++)
+                if (name[i] != (last[i] == '!' ? '/' : last[i]))
+                        return false;
+        return true;
+}
+
+/* Whether the sysfs link at link_path points at /sys$devpath (the kernel's
+ * links in /sys/class/bdi are relative, "../../devices/..."): 1, 0, or
+ * -ENOENT when there is no such link. */
+static int link_names_devpath(const char *link_path, const char *devpath) {
+        char target[DEVPATH_MAX + 16];
+        ssize_t n = readlink(link_path, target, sizeof(target) - 1);
+
+        if (n < 0)
+                return errno == ENOENT ? -ENOENT : 0;
+        target[n] = '\0';
+        return strncmp(target, "../..", 5) == 0 && strcmp(target + 5, devpath) == 0;
+}
+
+/* Whether the device at /sys$devpath is of the subsystem: its "subsystem"
+ * link ends in /class/NAME (or /bus/NAME). */
+static bool subsystem_is(const char *devpath, const char *subsystem) {
+        char path[DEVPATH_MAX + 64], target[DEVPATH_MAX + 16];
+
+        ra_str_join(path, sizeof(path), "/sys", devpath, "/subsystem", NULL);
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+        if (n < 0)
+                return false;
+        target[n] = '\0';
+        const char *last = strrchr(target, '/');
+        return last && strcmp(last + 1, subsystem) == 0;
+}
+
+static const char *block_problem(struct udev_device *dev, const char *devpath) {
+        char path[DEVPATH_MAX + 64], dev_attr[32], want[32], given[64];
+        dev_t devnum = udev_device_get_devnum(dev);
+        const char *devname = getenv("DEVNAME");
+
+        if (!name_matches_devpath(udev_device_get_sysname(dev), devpath))
+                return "its name is not DEVPATH's last component";
+        if (devnum == 0)
+                return "no MAJOR:MINOR";
+        ra_str_join(path, sizeof(path), "/sys", devpath, NULL);
+        if (access(path, F_OK) < 0 && errno == ENOENT)
+                return NULL; /* gone already: the handler says so, and writes nothing */
+        /* The write goes to the bdi of MAJOR:MINOR: that must be the block
+         * device DEVPATH names, whose facts are read. */
+        snprintf(want, sizeof(want), "%u:%u", major(devnum), minor(devnum));
+        ra_str_join(path, sizeof(path), "/sys", devpath, "/dev", NULL);
+        if (ra_read_string_file(path, dev_attr, sizeof(dev_attr)) < 0)
+                return "sysfs has no device number at DEVPATH";
+        /* Both as the kernel prints them, and as libudev read them. */
+        ra_str_join(given, sizeof(given), getenv("MAJOR") ?: "", ":", getenv("MINOR") ?: "", NULL);
+        if (strcmp(dev_attr, given) != 0 || strcmp(dev_attr, want) != 0)
+                return "MAJOR:MINOR is not the device number sysfs gives DEVPATH";
+        if (!subsystem_is(devpath, "block"))
+                return "sysfs's device at DEVPATH is no block device";
+        if (devname &&
+            (strncmp(devname, "/dev/", 5) != 0 || strcmp(devname + 5, udev_device_get_sysname(dev)) != 0))
+                return "DEVNAME is not /dev/ and the device's name";
+        return NULL;
+}
+
+static const char *bdi_problem(struct udev_device *dev, const char *devpath) {
+        static const char prefix[] = "/devices/virtual/bdi/";
+        const char *name = udev_device_get_sysname(dev);
+        char path[DEVPATH_MAX + 64];
+
+        if (strncmp(devpath, prefix, strlen(prefix)) != 0 || strchr(devpath + strlen(prefix), '/'))
+                return "DEVPATH is not /devices/virtual/bdi/NAME";
+        if (!name_matches_devpath(name, devpath))
+                return "its name is not DEVPATH's last component";
+        if (udev_device_get_devnum(dev) != 0 || getenv("MAJOR") || getenv("MINOR") || getenv("DEVNAME"))
+                return "a bdi has no MAJOR:MINOR and no DEVNAME";
+        ra_str_join(path, sizeof(path), "/sys/class/bdi/", name, NULL);
+        int r = link_names_devpath(path, devpath);
+        /* Gone already (NFS makes and drops superblocks while it mounts):
+         * the handler finds no bdi and says nothing, as for any bdi gone. */
+        if (r == -ENOENT)
+                return NULL;
+        if (r == 0)
+                return "sysfs's bdi of that name is not DEVPATH";
+        return NULL;
+}
+
+/* For the log: the environment's bytes, cut, with controls as '?'. */
+static void printable(char *dst, size_t size, const char *s) {
+        size_t i = 0;
+
+        for (; s && s[i] && i + 1 < size; i++)
+                dst[i] = (unsigned char) s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+        dst[i] = '\0';
+}
+
+int event_check(struct udev_device *dev, bool block) {
+        const char *devpath = getenv("DEVPATH");
+        const char *problem = devpath_problem(devpath);
+
+        /* libudev read the same variable: a DEVPATH it changed is not the one checked. */
+        if (!problem && strcmp(devpath, udev_device_get_devpath(dev) ?: "") != 0)
+                problem = "libudev reads DEVPATH otherwise";
+        if (!problem)
+                problem = block ? block_problem(dev, devpath) : bdi_problem(dev, devpath);
+        if (!problem)
+                return 0;
+
+        char shown_path[160], shown_major[24], shown_minor[24];
+        printable(shown_path, sizeof(shown_path), devpath);
+        printable(shown_major, sizeof(shown_major), getenv("MAJOR"));
+        printable(shown_minor, sizeof(shown_minor), getenv("MINOR"));
+        agent_log(LOG_ERR, NULL, 0,
+                  "event refused: %s (DEVPATH=%s MAJOR=%s MINOR=%s); read_ahead_kb left alone", problem,
+                  shown_path, shown_major, shown_minor);
+        printf("READAHEAD_RESULT=refused\n");
+        return -EINVAL;
+}
