@@ -29,51 +29,6 @@ static double ratio(double part, double whole) {
         return whole > 0 ? part / whole : 0;
 }
 
-/* want_kb within the profile's Minimum= and Maximum=, the memory cap and,
- * for a lower, floor_kb; whole pages. */
-static uint64_t bound_kb(uint64_t want_kb, uint64_t floor_kb, const struct ra_advise_limits *l,
-                         const char **why) {
-        uint64_t kb = want_kb;
-        *why = NULL;
-        if (l->maximum_kb && kb > l->maximum_kb) {
-                kb = l->maximum_kb;
-                *why = "the profile's Maximum=";
-        }
-        if (l->memory_cap_kb && kb > l->memory_cap_kb) {
-                kb = l->memory_cap_kb;
-                *why = "the host's memory cap";
-        }
-        if (kb < floor_kb) {
-                kb = floor_kb;
-                *why = "4 x rsize";
-        }
-        if (l->minimum_kb && kb < l->minimum_kb) {
-                kb = l->minimum_kb;
-                *why = "the profile's Minimum=";
-        }
-        return ra_round_to_pages_kb(kb, l->page_kb ? l->page_kb : 4);
-}
-
-static void step(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
-                 uint64_t want_kb, uint64_t floor_kb, const char *evidence) {
-        const char *why;
-        uint64_t kb = bound_kb(want_kb, floor_kb, l, &why);
-        char from[24], to[24];
-
-        ra_format_size_kb(l->read_ahead_kb, from);
-        if ((kind == RA_ADVICE_RAISE && kb <= l->read_ahead_kb) ||
-            (kind == RA_ADVICE_LOWER && kb >= l->read_ahead_kb)) {
-                a->kind = RA_ADVICE_KEEP;
-                snprintf(a->reason, sizeof(a->reason), "%s; but %s is %s already", evidence,
-                         why ? why : "one page", from);
-                return;
-        }
-        a->kind = kind;
-        a->suggested_kb = kb;
-        snprintf(a->reason, sizeof(a->reason), "%s; %s %s -> %s%s%s", evidence, ra_advice_to_string(kind),
-                 from, ra_format_size_kb(kb, to), why ? ", held by " : "", why ? why : "");
-}
-
 void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limits *l,
                    struct ra_advice *ret) {
         const struct ra_nfs_read_counters *c = &o->read;
@@ -148,13 +103,13 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
                 }
                 char ev[sizeof(text) + 48];
                 snprintf(ev, sizeof(ev), "sequential reads limited by the readahead window: %s", text);
-                step(&a, l, RA_ADVICE_RAISE, l->read_ahead_kb * RA_ADVISE_STEP, 0, ev);
+                ra_advise_suggest(&a, l, RA_ADVICE_RAISE, l->read_ahead_kb * RA_ADVISE_STEP, 0, NULL, ev);
                 goto done;
         }
         if (window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX && o->rsize_kb && l->read_ahead_kb > floor_kb) {
                 char ev[sizeof(text) + 64];
                 snprintf(ev, sizeof(ev), "most of the window waits for the reader: %s", text);
-                step(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb, ev);
+                ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb, "4 x rsize", ev);
                 goto done;
         }
         snprintf(a.reason, sizeof(a.reason), "%s: %s", text,

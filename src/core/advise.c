@@ -112,7 +112,10 @@ void ra_observe_interval_cg(struct ra_observed *o, const struct ra_disk_counters
         }
 }
 
-static uint64_t clamp_kb(uint64_t kb, const struct ra_advise_limits *l, const char **why) {
+/* want_kb within the profile's Maximum=, the host's memory cap, floor_kb
+ * (0: none; floor_why names it) and the profile's Minimum=; whole pages. */
+static uint64_t clamp_kb(uint64_t kb, uint64_t floor_kb, const char *floor_why, const struct ra_advise_limits *l,
+                         const char **why) {
         *why = NULL;
         if (l->maximum_kb && kb > l->maximum_kb) {
                 kb = l->maximum_kb;
@@ -122,6 +125,10 @@ static uint64_t clamp_kb(uint64_t kb, const struct ra_advise_limits *l, const ch
                 kb = l->memory_cap_kb;
                 *why = "the host's memory cap";
         }
+        if (kb < floor_kb) {
+                kb = floor_kb;
+                *why = floor_why;
+        }
         if (l->minimum_kb && kb < l->minimum_kb) {
                 kb = l->minimum_kb;
                 *why = "the profile's Minimum=";
@@ -129,11 +136,10 @@ static uint64_t clamp_kb(uint64_t kb, const struct ra_advise_limits *l, const ch
         return ra_round_to_pages_kb(kb, l->page_kb ? l->page_kb : 4);
 }
 
-/* A raise or lower to want_kb, or keep when the limits leave no room. */
-static void suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
-                    uint64_t want_kb, const char *evidence) {
+void ra_advise_suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
+                       uint64_t want_kb, uint64_t floor_kb, const char *floor_why, const char *evidence) {
         const char *why;
-        uint64_t kb = clamp_kb(want_kb, l, &why);
+        uint64_t kb = clamp_kb(want_kb, floor_kb, floor_why, l, &why);
         char from[24], to[24];
 
         if ((kind == RA_ADVICE_RAISE && kb <= l->read_ahead_kb) || (kind == RA_ADVICE_LOWER && kb >= l->read_ahead_kb)) {
@@ -147,6 +153,11 @@ static void suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum 
         snprintf(a->reason, sizeof(a->reason), "%s; %s %s -> %s%s%s", evidence, ra_advice_to_string(kind),
                  ra_format_size_kb(l->read_ahead_kb, from), ra_format_size_kb(kb, to), why ? ", held by " : "",
                  why ? why : "");
+}
+
+static void suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
+                    uint64_t want_kb, const char *evidence) {
+        ra_advise_suggest(a, l, kind, want_kb, 0, NULL, evidence);
 }
 
 void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {

@@ -153,6 +153,12 @@ struct ra_advice {
 
 void ra_advise(const struct ra_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret);
 
+/* A raise or lower of a->kind to want_kb, held by the profile's limits, the
+ * memory cap and floor_kb (0: none; floor_why names it in the reason), or
+ * keep when they leave no room; evidence opens the reason. */
+void ra_advise_suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
+                       uint64_t want_kb, uint64_t floor_kb, const char *floor_why, const char *evidence);
+
 /* "no signal", "keep", "raise", "lower" */
 const char *ra_advice_to_string(enum ra_advice_kind k);
 /* -1 lower, 0 keep, 1 raise; no signal has no value (false) */
