@@ -206,86 +206,114 @@ static void print_table(const struct calibration *c) {
                        c->multi[i].median, spread_of(&c->multi[i]) * 100, c->fault[i].median);
 }
 
-static int print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
-                      uint64_t after_kb, const char *written_file, const char *written_rule) {
+/* The calibration's result: the device, the plan, the knee and what
+ * --write wrote. */
+static void print_json_summary(struct json *j, const struct calibration *c, const struct ctl_device *d,
+                               const struct stable_id *id, uint64_t after_kb, const char *written_file,
+                               const char *written_rule) {
         const struct calibrate_plan *p = &c->plan;
-        struct json j = { .f = stdout };
         char idbuf[STABLE_ID_MAX + 32];
 
-        json_begin_object(&j, NULL);
-        json_string(&j, "device", c->f->name);
-        json_string(&j, "class", ra_class_to_string(c->f->class));
-        json_uint(&j, "size_bytes", c->f->size_bytes);
+        json_string(j, "device", c->f->name);
+        json_string(j, "class", ra_class_to_string(c->f->class));
+        json_uint(j, "size_bytes", c->f->size_bytes);
         if (id)
                 snprintf(idbuf, sizeof(idbuf), "%s=%s", id->key, id->value);
-        json_string(&j, "stable_id", id ? idbuf : NULL);
-        json_uint(&j, "read_ahead_kb_before", c->before_kb);
-        json_uint(&j, "read_ahead_kb_after", after_kb);
-        json_uint_or_null(&j, "profile_target_kb", ra_plan_has_target(&d->plan),
-                          d->plan.decision.target_kb);
-        json_uint(&j, "rounds", p->rounds);
-        json_uint(&j, "streams", p->streams);
-        json_double(&j, "seconds_per_step", p->step_seconds, 3);
-        json_double(&j, "elapsed_seconds", ra_now_seconds() - c->started, 1);
-        json_uint_or_null(&j, "knee_kb", c->knee_kb > 0, c->knee_kb);
-        json_uint(&j, "knee_one_stream_kb", c->one[c->knee_one.knee].read_ahead_kb);
-        json_uint(&j, "knee_streams_kb", c->multi[c->knee_multi.knee].read_ahead_kb);
-        json_boolean(&j, "confident", c->knee_kb > 0);
-        json_boolean(&j, "still_rising", c->knee_one.at_top || c->knee_multi.at_top);
-        json_double(&j, "gain", c->chosen->gain, 3);
-        json_double(&j, "noise", c->chosen->noise, 3);
-        json_string(&j, "verdict", c->verdict);
+        json_string(j, "stable_id", id ? idbuf : NULL);
+        json_uint(j, "read_ahead_kb_before", c->before_kb);
+        json_uint(j, "read_ahead_kb_after", after_kb);
+        json_uint_or_null(j, "profile_target_kb", ra_plan_has_target(&d->plan), d->plan.decision.target_kb);
+        json_uint(j, "rounds", p->rounds);
+        json_uint(j, "streams", p->streams);
+        json_double(j, "seconds_per_step", p->step_seconds, 3);
+        json_double(j, "elapsed_seconds", ra_now_seconds() - c->started, 1);
+        json_uint_or_null(j, "knee_kb", c->knee_kb > 0, c->knee_kb);
+        json_uint(j, "knee_one_stream_kb", c->one[c->knee_one.knee].read_ahead_kb);
+        json_uint(j, "knee_streams_kb", c->multi[c->knee_multi.knee].read_ahead_kb);
+        json_boolean(j, "confident", c->knee_kb > 0);
+        json_boolean(j, "still_rising", c->knee_one.at_top || c->knee_multi.at_top);
+        json_double(j, "gain", c->chosen->gain, 3);
+        json_double(j, "noise", c->chosen->noise, 3);
+        json_string(j, "verdict", c->verdict);
         if (written_file) {
-                json_begin_object(&j, "written");
-                json_string(&j, "file", written_file);
-                json_string(&j, "rule", written_rule);
-                json_end_object(&j);
+                json_begin_object(j, "written");
+                json_string(j, "file", written_file);
+                json_string(j, "rule", written_rule);
+                json_end_object(j);
         } else
-                json_string(&j, "written", NULL);
+                json_string(j, "written", NULL);
+}
 
-        json_begin_array(&j, "sizes");
+/* "sizes": one row per read_ahead_kb tried, the medians and ranges. */
+static void print_json_sizes(struct json *j, const struct calibration *c) {
+        const struct calibrate_plan *p = &c->plan;
+
+        json_begin_array(j, "sizes");
         for (size_t i = 0; i < p->n_sizes; i++) {
-                json_begin_object(&j, NULL);
-                json_uint(&j, "read_ahead_kb", p->sizes_kb[i]);
-                json_double(&j, "mib_per_s", c->one[i].median, 2);
-                json_double(&j, "mib_per_s_min", c->one[i].min, 2);
-                json_double(&j, "mib_per_s_max", c->one[i].max, 2);
-                json_double(&j, "streams_mib_per_s", c->multi[i].median, 2);
-                json_double(&j, "streams_mib_per_s_min", c->multi[i].min, 2);
-                json_double(&j, "streams_mib_per_s_max", c->multi[i].max, 2);
-                json_double(&j, "ms_per_fault", c->fault[i].median, 3);
-                json_end_object(&j);
+                json_begin_object(j, NULL);
+                json_uint(j, "read_ahead_kb", p->sizes_kb[i]);
+                json_double(j, "mib_per_s", c->one[i].median, 2);
+                json_double(j, "mib_per_s_min", c->one[i].min, 2);
+                json_double(j, "mib_per_s_max", c->one[i].max, 2);
+                json_double(j, "streams_mib_per_s", c->multi[i].median, 2);
+                json_double(j, "streams_mib_per_s_min", c->multi[i].min, 2);
+                json_double(j, "streams_mib_per_s_max", c->multi[i].max, 2);
+                json_double(j, "ms_per_fault", c->fault[i].median, 3);
+                json_end_object(j);
         }
-        json_end_array(&j);
+        json_end_array(j);
+}
 
-        json_begin_array(&j, "samples");
+/* "samples": every throughput step, round by round, one stream then many. */
+static void print_json_samples(struct json *j, const struct calibration *c) {
+        const struct calibrate_plan *p = &c->plan;
+
+        json_begin_array(j, "samples");
         for (unsigned round = 0; round < p->rounds; round++)
                 for (size_t i = 0; i < p->n_sizes; i++) {
                         size_t at = i * p->rounds + round;
                         for (int kind = STEP_ONE_STREAM; kind <= STEP_STREAMS; kind++) {
-                                json_begin_object(&j, NULL);
-                                json_uint(&j, "read_ahead_kb", p->sizes_kb[i]);
-                                json_uint(&j, "round", round + 1);
-                                json_uint(&j, "streams", kind == STEP_ONE_STREAM ? 1 : p->streams);
-                                json_double(&j, "mib_per_s",
-                                            kind == STEP_ONE_STREAM ? c->one_mib_s[at] : c->streams_mib_s[at], 2);
-                                json_end_object(&j);
+                                json_begin_object(j, NULL);
+                                json_uint(j, "read_ahead_kb", p->sizes_kb[i]);
+                                json_uint(j, "round", round + 1);
+                                json_uint(j, "streams", kind == STEP_ONE_STREAM ? 1 : p->streams);
+                                json_double(j, "mib_per_s",
+                                            kind == STEP_ONE_STREAM ? c->one_mib_s[at]
+                                                                    : c->streams_mib_s[at],
+                                            2);
+                                json_end_object(j);
                         }
                 }
-        json_end_array(&j);
+        json_end_array(j);
+}
 
-        json_begin_array(&j, "faults");
+/* "faults": every random-fault step, round by round. */
+static void print_json_faults(struct json *j, const struct calibration *c) {
+        const struct calibrate_plan *p = &c->plan;
+
+        json_begin_array(j, "faults");
         for (unsigned round = 0; round < p->rounds; round++)
                 for (size_t i = 0; i < p->n_sizes; i++) {
                         size_t at = i * p->rounds + round;
-                        json_begin_object(&j, NULL);
-                        json_uint(&j, "read_ahead_kb", p->sizes_kb[i]);
-                        json_uint(&j, "round", round + 1);
-                        json_uint(&j, "faults", c->faults[at]);
-                        json_double(&j, "ms_per_fault", c->fault_ms[at], 3);
-                        json_end_object(&j);
+                        json_begin_object(j, NULL);
+                        json_uint(j, "read_ahead_kb", p->sizes_kb[i]);
+                        json_uint(j, "round", round + 1);
+                        json_uint(j, "faults", c->faults[at]);
+                        json_double(j, "ms_per_fault", c->fault_ms[at], 3);
+                        json_end_object(j);
                 }
-        json_end_array(&j);
+        json_end_array(j);
+}
+
+static int print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
+                      uint64_t after_kb, const char *written_file, const char *written_rule) {
+        struct json j = { .f = stdout };
+
+        json_begin_object(&j, NULL);
+        print_json_summary(&j, c, d, id, after_kb, written_file, written_rule);
+        print_json_sizes(&j, c);
+        print_json_samples(&j, c);
+        print_json_faults(&j, c);
         json_end_object(&j);
         return json_finish(&j);
 }
