@@ -588,6 +588,125 @@ static int parse_seconds(const char *s, unsigned *ret) {
         return 0;
 }
 
+/* The devices named, each once, into w; n counts those found so far, for
+ * the caller to free. -1 when one is not found, said. */
+static int find_named(struct ctl *ctl, int argc, char **argv, struct watched *w, size_t *n) {
+        for (int i = 0; i < argc; i++) {
+                int r = device_find(ctl->udev, ctl->config, argv[i], &w[*n].dev);
+                if (r < 0) {
+                        ctl_error("advise", "%s: %s", argv[i], device_find_strerror(r));
+                        return -1;
+                }
+                if (named_before(w, *n, &w[*n].dev.facts))
+                        device_done(&w[*n].dev); /* "sda /dev/sda": one row */
+                else
+                        (*n)++;
+        }
+        return 0;
+}
+
+/* Whole disks and NFS mounts, moved from list into w: other mounts have no
+ * read counters of their own. Returns how many. */
+static size_t take_watchable(struct ctl_device *list, size_t n_list, struct watched *w) {
+        size_t n = 0;
+
+        for (size_t i = 0; i < n_list; i++)
+                if (list[i].facts.kind == RA_KIND_BLOCK || advise_nfs_wants(&list[i].facts)) {
+                        w[n++].dev = list[i];
+                        list[i] = (struct ctl_device){};
+                }
+        return n;
+}
+
+/* A device named for --write that no rule can be written for is refused
+ * before the window, as calibrate does. -1 when one is, said. */
+static int refuse_unwritable(struct ctl *ctl, const struct watched *w, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                const struct ra_facts *f = &w[i].dev.facts;
+                if (f->kind != RA_KIND_BLOCK)
+                        continue;
+                if (w[i].refused) {
+                        ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
+                        return -1;
+                }
+                if (!w[i].have_id) {
+                        stable_id_missing("advise", f->name);
+                        return -1;
+                }
+                if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0)
+                        return -1;
+        }
+        return 0;
+}
+
+/* The user and system CPU time between two getrusage() samples. */
+static double cpu_seconds_between(const struct rusage *ru0, const struct rusage *ru1) {
+        return (double) (ru1->ru_utime.tv_sec - ru0->ru_utime.tv_sec + ru1->ru_stime.tv_sec -
+                         ru0->ru_stime.tv_sec) +
+               (double) (ru1->ru_utime.tv_usec - ru0->ru_utime.tv_usec + ru1->ru_stime.tv_usec -
+                         ru0->ru_stime.tv_usec) /
+                       1e6;
+}
+
+/* Each device's advice, from what it read; the last run's advice: no
+ * raise back to where it lowered from. */
+static void decide_all(const struct ctl *ctl, struct watched *w, size_t n) {
+        struct advice_record *last = NULL;
+        size_t n_last = 0;
+
+        if (advice_records_load(ctl->config->root, &last, &n_last) < 0)
+                n_last = 0;
+        for (size_t i = 0; i < n; i++)
+                decide(ctl, &w[i], last, n_last);
+        free(last);
+}
+
+/* --write: a rule for each disk advised to raise or lower. Every device is
+ * tried; -1 when one was not written, said. */
+static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerated) {
+        int ret = 0;
+
+        for (size_t i = 0; i < n; i++) {
+                enum ra_advice_kind k = w[i].advice.kind;
+                if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
+                        continue;
+                if (advise_nfs_wants(&w[i].dev.facts)) {
+                        char kb[24];
+                        ctl_error("advise",
+                                  "%s: --write writes rules for disks; for this NFS mount, a rule "
+                                  "with MountPoint=%s and Size=%s, ignoring",
+                                  w[i].dev.facts.name, w[i].dev.facts.mount_point,
+                                  ra_format_size_kb(w[i].advice.suggested_kb, kb));
+                        continue;
+                }
+                if (!w[i].have_id) {
+                        ctl_error("advise", "%s has no stable id: not written", w[i].dev.facts.name);
+                        ret = -1;
+                } else if ((enumerated &&
+                            dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
+                           write_advice(ctl, &w[i]) < 0)
+                        ret = -1;
+        }
+        return ret;
+}
+
+/* The advice as records in records[], kept for status where root may keep
+ * it; watched[] has room for n names. Returns how many records. */
+static size_t keep_advice(const struct ctl *ctl, const struct watched *w, size_t n,
+                          struct advice_record *records, const char **watched) {
+        size_t n_records = advice_records(w, n, records);
+
+        for (size_t i = 0; i < n; i++)
+                watched[i] = w[i].dev.facts.name;
+        /* Only root may keep it; the advice printed below stands without. */
+        int r = advice_records_save(ctl->config, records, n_records, watched, n);
+        if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
+                ctl_error("advise",
+                          "cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring",
+                          ctl->config->root, strerror(-r));
+        return n_records;
+}
+
 int verb_advise(struct ctl *ctl, int argc, char **argv) {
         const struct advise_options *o = &options;
         unsigned seconds = DEFAULT_SECONDS;
@@ -610,17 +729,9 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 w = calloc((size_t) argc, sizeof(*w));
                 if (!w)
                         goto oom;
-                for (int i = 0; i < argc; i++) {
-                        r = device_find(ctl->udev, ctl->config, argv[i], &w[n].dev);
-                        if (r < 0) {
-                                ctl_error("advise", "%s: %s", argv[i], device_find_strerror(r));
-                                exit_code = EXIT_FAILURE;
-                                goto out;
-                        }
-                        if (named_before(w, n, &w[n].dev.facts))
-                                device_done(&w[n].dev); /* "sda /dev/sda": one row */
-                        else
-                                n++;
+                if (find_named(ctl, argc, argv, w, &n) < 0) {
+                        exit_code = EXIT_FAILURE;
+                        goto out;
                 }
         } else {
                 r = devices_enumerate(ctl->udev, ctl->config, &list, &n_list);
@@ -631,39 +742,16 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 w = calloc(n_list ? n_list : 1, sizeof(*w));
                 if (!w)
                         goto oom;
-                /* whole disks and NFS mounts: other mounts have no read counters of their own */
-                for (size_t i = 0; i < n_list; i++)
-                        if (list[i].facts.kind == RA_KIND_BLOCK || advise_nfs_wants(&list[i].facts)) {
-                                w[n++].dev = list[i];
-                                list[i] = (struct ctl_device){};
-                        }
+                n = take_watchable(list, n_list, w);
         }
         for (size_t i = 0; i < n; i++) {
                 w[i].have_id = find_stable_id(&w[i].dev.facts, &w[i].id);
                 w[i].refused = dropin_refused_class(&w[i].dev.facts);
         }
-        /* A device named for --write that no rule can be written for is
-         * refused before the window, as calibrate does. */
-        if (o->write && argc > 0)
-                for (size_t i = 0; i < n; i++) {
-                        const struct ra_facts *f = &w[i].dev.facts;
-                        if (f->kind != RA_KIND_BLOCK)
-                                continue;
-                        if (w[i].refused) {
-                                ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
-                                exit_code = EXIT_FAILURE;
-                                goto out;
-                        }
-                        if (!w[i].have_id) {
-                                stable_id_missing("advise", f->name);
-                                exit_code = EXIT_FAILURE;
-                                goto out;
-                        }
-                        if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0) {
-                                exit_code = EXIT_FAILURE;
-                                goto out;
-                        }
-                }
+        if (o->write && argc > 0 && refuse_unwritable(ctl, w, n) < 0) {
+                exit_code = EXIT_FAILURE;
+                goto out;
+        }
 
         struct rusage ru0, ru1;
         getrusage(RUSAGE_SELF, &ru0);
@@ -675,53 +763,16 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 exit_code = EXIT_FAILURE;
                 goto out;
         }
-        double cpu = (double) (ru1.ru_utime.tv_sec - ru0.ru_utime.tv_sec + ru1.ru_stime.tv_sec - ru0.ru_stime.tv_sec) +
-                     (double) (ru1.ru_utime.tv_usec - ru0.ru_utime.tv_usec + ru1.ru_stime.tv_usec - ru0.ru_stime.tv_usec) /
-                             1e6;
-        /* The last run's advice: no raise back to where it lowered from. */
-        struct advice_record *last = NULL;
-        size_t n_last = 0;
-        if (advice_records_load(ctl->config->root, &last, &n_last) < 0)
-                n_last = 0;
-        for (size_t i = 0; i < n; i++)
-                decide(ctl, &w[i], last, n_last);
-        free(last);
-
-        if (o->write)
-                for (size_t i = 0; i < n; i++) {
-                        enum ra_advice_kind k = w[i].advice.kind;
-                        if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
-                                continue;
-                        if (advise_nfs_wants(&w[i].dev.facts)) {
-                                char kb[24];
-                                ctl_error("advise",
-                                          "%s: --write writes rules for disks; for this NFS mount, a rule "
-                                          "with MountPoint=%s and Size=%s, ignoring",
-                                          w[i].dev.facts.name, w[i].dev.facts.mount_point,
-                                          ra_format_size_kb(w[i].advice.suggested_kb, kb));
-                                continue;
-                        }
-                        if (!w[i].have_id) {
-                                ctl_error("advise", "%s has no stable id: not written",
-                                          w[i].dev.facts.name);
-                                exit_code = EXIT_FAILURE;
-                        } else if ((argc == 0 && dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
-                                   write_advice(ctl, &w[i]) < 0)
-                                exit_code = EXIT_FAILURE;
-                }
+        double cpu = cpu_seconds_between(&ru0, &ru1);
+        decide_all(ctl, w, n);
+        if (o->write && write_all(ctl, w, n, argc == 0) < 0)
+                exit_code = EXIT_FAILURE;
 
         records = calloc(n ? n : 1, sizeof(*records));
         watched = calloc(n ? n : 1, sizeof(*watched));
         if (!records || !watched)
                 goto oom;
-        n_records = advice_records(w, n, records);
-        for (size_t i = 0; i < n; i++)
-                watched[i] = w[i].dev.facts.name;
-        /* Only root may keep it; the advice printed below stands without. */
-        r = advice_records_save(ctl->config, records, n_records, watched, n);
-        if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
-                ctl_error("advise", "cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring",
-                          ctl->config->root, strerror(-r));
+        n_records = keep_advice(ctl, w, n, records, watched);
 
         if (ctl->json) {
                 if (print_json(w, n, seconds, cpu, &attr) < 0)
