@@ -123,6 +123,7 @@ for f in /usr/bin/readahead-ctl /usr/libexec/readahead-agent /usr/lib/readahead-
         /lib/systemd/system-sleep/readahead-agent /usr/lib/systemd/system-sleep/readahead-agent \
         /lib/elogind/system-sleep/readahead-agent /usr/lib/elogind/system-sleep/readahead-agent \
         /usr/local/lib/systemd/system/readahead-agent-bdi@.service /usr/local/lib/systemd/system-sleep/readahead-agent \
+        /{usr/,usr/local/,}lib/systemd/system/readahead-advise.{service,timer} \
         /usr/share/man/man8/readahead-ctl.8 /usr/share/man/man8/readahead-agent.8 \
         /usr/share/man/man5/readahead.conf.5 /usr/share/bash-completion/completions/readahead-ctl; do
         [ -e "$f" ] || continue
