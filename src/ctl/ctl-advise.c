@@ -707,6 +707,38 @@ static size_t keep_advice(const struct ctl *ctl, const struct watched *w, size_t
         return n_records;
 }
 
+/* The devices advise watches in *ret (n of them): those named, or every
+ * watchable one of the enumeration in *list; with their stable ids and
+ * whether their class is refused. Returns 0, or -1 when said; the caller
+ * frees what was set either way. */
+static int watch_list(struct ctl *ctl, int argc, char **argv, struct watched **ret, size_t *n,
+                      struct ctl_device **list, size_t *n_list) {
+        struct watched *w;
+
+        if (argc == 0) {
+                int r = devices_enumerate(ctl->udev, ctl->config, list, n_list);
+                if (r < 0) {
+                        ctl_error("advise", DEVICES_LIST_FAILED ": %s", strerror(-r));
+                        return -1;
+                }
+        }
+        w = calloc(argc > 0 ? (size_t) argc : *n_list ? *n_list : 1, sizeof(*w));
+        if (!w) {
+                ctl_error("advise", "out of memory");
+                return -1;
+        }
+        *ret = w;
+        if (argc > 0 && find_named(ctl, argc, argv, w, n) < 0)
+                return -1;
+        if (argc == 0)
+                *n = take_watchable(*list, *n_list, w);
+        for (size_t i = 0; i < *n; i++) {
+                w[i].have_id = find_stable_id(&w[i].dev.facts, &w[i].id);
+                w[i].refused = dropin_refused_class(&w[i].dev.facts);
+        }
+        return 0;
+}
+
 int verb_advise(struct ctl *ctl, int argc, char **argv) {
         const struct advise_options *o = &options;
         unsigned seconds = DEFAULT_SECONDS;
@@ -725,30 +757,8 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 return EXIT_FAILURE;
         }
 
-        if (argc > 0) {
-                w = calloc((size_t) argc, sizeof(*w));
-                if (!w)
-                        goto oom;
-                if (find_named(ctl, argc, argv, w, &n) < 0) {
-                        exit_code = EXIT_FAILURE;
-                        goto out;
-                }
-        } else {
-                r = devices_enumerate(ctl->udev, ctl->config, &list, &n_list);
-                if (r < 0) {
-                        ctl_error("advise", DEVICES_LIST_FAILED ": %s", strerror(-r));
-                        return EXIT_FAILURE;
-                }
-                w = calloc(n_list ? n_list : 1, sizeof(*w));
-                if (!w)
-                        goto oom;
-                n = take_watchable(list, n_list, w);
-        }
-        for (size_t i = 0; i < n; i++) {
-                w[i].have_id = find_stable_id(&w[i].dev.facts, &w[i].id);
-                w[i].refused = dropin_refused_class(&w[i].dev.facts);
-        }
-        if (o->write && argc > 0 && refuse_unwritable(ctl, w, n) < 0) {
+        if (watch_list(ctl, argc, argv, &w, &n, &list, &n_list) < 0 ||
+            (o->write && argc > 0 && refuse_unwritable(ctl, w, n) < 0)) {
                 exit_code = EXIT_FAILURE;
                 goto out;
         }
