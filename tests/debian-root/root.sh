@@ -21,32 +21,15 @@ suite=${1:?usage: root.sh SUITE}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 cache=${RA_ROOT_CACHE:-/var/cache/readahead-agent/root}
-# shellcheck source=tests/lib/debian.sh
-. "$src/tests/lib/debian.sh"
-# shellcheck source=tests/lib/cache.sh
-. "$src/tests/lib/cache.sh"
-
 # shellcheck source=tests/lib/lab.sh
 . "$src/tests/lib/lab.sh"
 ra_lab_name "debian-root $suite" "the Debian $suite root"
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap --mode=root, chroot)"
-for t in mmdebstrap apt-get sha256sum flock; do
-        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
-done
-
-mapfile -t sources < <(ra_debian_sources "$suite")
-[ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
+ra_lab_require "mmdebstrap --mode=root, chroot" mmdebstrap apt-get sha256sum flock
+ra_debian_sources_of "$suite"
 
 key=$( { cat "$0" "$src/scripts/install-deps.sh"; printf '%s\n' "${sources[@]}"; } | sha256sum | cut -c1-16)
 name=$suite-$key
-ra_cache_find "$cache" "$name" && exit 0
-ra_cache_lock "$cache" || die "another build holds $cache/.lock"
-ra_cache_find "$cache" "$name" && exit 0 # built while we waited
-
-start=$(date +%s)
-work=$(mktemp -d "$cache/.build-$name.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+ra_cache_build "$cache" "$name"
 log "building $key from ${sources[*]}"
 # Services must not start inside the root: mmdebstrap keeps a policy-rc.d in
 # place until its customize hooks are done.

@@ -11,6 +11,9 @@
 #                               trixie-updates, trixie-security). Other
 #                               repositories (vendor tools) are left out: a CI
 #                               machine reaches only Debian's.
+#   ra_debian_sources_of SUITE  ra_debian_sources SUITE into the array
+#                               `sources`; dies (tests/lib/lab.sh) when apt
+#                               knows none
 #   ra_debian_base_suite        the host's own codename (its first suite that
 #                               is not -updates, -security or -backports)
 
@@ -38,4 +41,9 @@ ra_debian_sources() {
         # The same archives, suites renamed: bookworm-security -> trixie-security.
         ra_debian_host_sources | grep -v -- '-backports ' |
                 awk -v from="$base" -v to="$want" '{ sub("^" from, to, $3); print }'
+}
+
+ra_debian_sources_of() {
+        mapfile -t sources < <(ra_debian_sources "$1")
+        [ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
 }

@@ -19,8 +19,6 @@ src=$(cd "$(dirname "$0")/../.." && pwd)
 commit=${RA_PREVIOUS_COMMIT:-f3d65d554b6f682688ac701fc30a78053d9a5cb0}
 version=0.1.0
 cache=${RA_PREVIOUS_DEB_CACHE:-/var/cache/readahead-agent/previous-deb}
-# shellcheck source=tests/lib/cache.sh
-. "$src/tests/lib/cache.sh"
 # shellcheck source=tests/lib/lab.sh
 . "$src/tests/lib/lab.sh"
 ra_lab_name "previous-deb $suite" "the upgrade from $version"

@@ -21,18 +21,9 @@ src=$(cd "$here/../.." && pwd)
 cache=${RA_PIUPARTS_CACHE:-/var/cache/readahead-agent/piuparts}
 # shellcheck source=tests/lib/lab.sh
 . "$src/tests/lib/lab.sh"
-# shellcheck source=tests/lib/cache.sh
-. "$src/tests/lib/cache.sh"
-# shellcheck source=tests/lib/debian.sh
-. "$src/tests/lib/debian.sh"
 ra_lab_name "piuparts $suite" "piuparts on $suite"
-
-[ "$(id -u)" -eq 0 ] || skip "needs root (piuparts builds a chroot)"
-for t in piuparts mmdebstrap dpkg-scanpackages; do
-        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
-done
-mapfile -t sources < <(ra_debian_sources "$suite")
-[ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
+ra_lab_require "piuparts builds a chroot" piuparts mmdebstrap dpkg-scanpackages
+ra_debian_sources_of "$suite"
 mirror=$(printf '%s\n' "${sources[@]}" | awk -v s="$suite" '$3 == s {print $2; exit}')
 
 # ---- the base tarball (cached)

@@ -30,11 +30,6 @@ suite=${1:?usage: image.sh SUITE}
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 cache=${RA_SYSTEMD_CACHE:-/var/cache/readahead-agent/systemd}
-# shellcheck source=tests/lib/debian.sh
-. "$src/tests/lib/debian.sh"
-# shellcheck source=tests/lib/cache.sh
-. "$src/tests/lib/cache.sh"
-
 # shellcheck source=tests/lib/lab.sh
 . "$src/tests/lib/lab.sh"
 ra_lab_name "systemd image $suite" "the systemd lab"
@@ -46,22 +41,11 @@ guest_packages=(systemd systemd-sysv dbus udev kmod linux-image-amd64 initramfs-
         btrfs-progs nfs-kernel-server nfs-common rpcbind jq procps iproute2 util-linux mount
         libinih1 libsystemd0 libudev1 libblkid1 libsmartcols1 libjson-c5)
 
-[ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap --mode=root, device nodes)"
-for t in mmdebstrap apt-get mkfs.ext4 sha256sum flock; do
-        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
-done
-
-mapfile -t sources < <(ra_debian_sources "$suite")
-[ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
+ra_lab_require "mmdebstrap --mode=root, device nodes" mmdebstrap apt-get mkfs.ext4 sha256sum flock
+ra_debian_sources_of "$suite"
 key=$( { cat "$0"; printf '%s\n' "${sources[@]}" "${guest_packages[@]}"; } | sha256sum | cut -c1-16)
 name=$suite-$key
-ra_cache_find "$cache" "$name" && exit 0
-ra_cache_lock "$cache" || die "another build holds $cache/.lock"
-ra_cache_find "$cache" "$name" && exit 0 # built while we waited
-
-start=$(date +%s)
-work=$(mktemp -d "$cache/.build-$name.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+ra_cache_build "$cache" "$name"
 log "building $key: ${#guest_packages[@]} packages from ${sources[*]}"
 rootfs=$work/rootfs
 
@@ -90,16 +74,20 @@ customize() {
         mkdir -p "$r/usr/local/sbin" "$r/ra"
         cat >"$r/usr/local/sbin/ra-lab" <<'LAB'
 #!/bin/sh
-# The systemd lab's test: tests/systemd/guest/lab.sh from the host's tree
-# (9p), run from a copy: virtio's 9p transport does not come back from
-# suspend, so the test must not read a share after it. Its output goes to
-# the second serial port, which does.
+# The systemd lab's test: tests/systemd/guest/LAB.sh from the host's tree
+# (9p), LAB from the kernel command line (ra_lab.script=, run.sh --lab), run
+# from a copy: virtio's 9p transport does not come back from suspend, so the
+# test must not read a share after it. Its output goes to the second serial
+# port, which does. The shares: src (the tree), debs (the packages), share
+# (run.sh --share, where given).
 o=trans=virtio,version=9p2000.L,msize=262144
-mkdir -p /ra/src /ra/debs /run/ra-lab
+script=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ra_lab\.script=//p' | tail -n 1)
+mkdir -p /ra/src /ra/debs /ra/share /run/ra-lab
 mountpoint -q /ra/src || mount -t 9p -o $o,ro src /ra/src || exit 1
 mountpoint -q /ra/debs || mount -t 9p -o $o,ro debs /ra/debs || exit 1
-cp /ra/src/tests/systemd/guest/lab.sh /run/ra-lab/lab.sh || exit 1
-exec /bin/bash /run/ra-lab/lab.sh >/dev/ttyS1 2>&1
+mountpoint -q /ra/share || mount -t 9p -o $o,ro share /ra/share 2>/dev/null || true
+cp /ra/src/tests/systemd/guest/*.sh /run/ra-lab/ || exit 1
+exec /bin/bash "/run/ra-lab/${script:-lab}.sh" >/dev/ttyS1 2>&1
 LAB
         chmod 755 "$r/usr/local/sbin/ra-lab"
         # After multi-user.target, as a user's own unit would be; never

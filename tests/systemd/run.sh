@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# tests/systemd/run.sh [--timeout SEC] SUITE
+# tests/systemd/run.sh [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] SUITE
 #
 # The systemd lab: boots Debian SUITE (bookworm, trixie) as users run it,
 # systemd as PID 1, from the cached image of image.sh, with the project's own
 # .deb built for that release (tests/lib/build-deb.sh), and runs
-# tests/systemd/guest/lab.sh inside it across two boots: the first installs
-# the package with apt, the second checks what a reboot, suspend and resume,
-# `apt remove` and `apt purge` do (see tests/systemd/README.md).
+# tests/systemd/guest/LAB.sh inside it (default: lab). lab.sh runs across two
+# boots: the first installs the package with apt, the second checks what a
+# reboot, suspend and resume, `apt remove` and `apt purge` do (see
+# tests/systemd/README.md). --share DIR gives the guest DIR read-only at
+# /ra/share; --no-deb skips the package build, for a lab that needs none.
 #
 # Disks: vda the root (a copy-on-write overlay of the image, kept across the
 # guest's reboot), vdb an empty 128 GiB sparse disk, vdc an 8 GiB one that the
@@ -24,19 +26,26 @@
 # CI (a machine that cannot run the lab fails instead of skipping).
 set -euo pipefail
 
-timeout_s=900
+usage="usage: $0 [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] SUITE"
+timeout_s=900 lab=lab share_dir="" debs=1
 while [ $# -gt 0 ]; do
         case $1 in
         --timeout) timeout_s=$2; shift 2 ;;
-        -*) echo "usage: $0 [--timeout SEC] SUITE" >&2; exit 2 ;;
+        --lab) lab=$2; shift 2 ;;
+        --share) share_dir=$2; shift 2 ;;
+        --no-deb) debs=0; shift ;;
+        -*) echo "$usage" >&2; exit 2 ;;
         *) break ;;
         esac
 done
-[ $# -eq 1 ] || { echo "usage: $0 [--timeout SEC] SUITE" >&2; exit 2; }
+[ $# -eq 1 ] || { echo "$usage" >&2; exit 2; }
 suite=$1
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
+[ -r "$here/guest/$lab.sh" ] || { echo "$0: no lab $lab (tests/systemd/guest/$lab.sh)" >&2; exit 2; }
+[ -z "$share_dir" ] || [ -d "$share_dir" ] || { echo "$0: --share $share_dir is not a directory" >&2; exit 2; }
 name=systemd-$suite
+[ "$lab" = lab ] || name=systemd-$lab-$suite
 
 # shellcheck source=tests/lib/lab.sh
 . "$src/tests/lib/lab.sh"
@@ -47,9 +56,7 @@ bookworm) suspend=s3 ;;
 *) suspend=pm_test ;;
 esac
 
-[ "$(id -u)" -eq 0 ] || skip "needs root (image build, package build in a root)"
-qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is not installed (scripts/install-deps.sh --test)"
-command -v qemu-img >/dev/null || skip "qemu-img is not installed (scripts/install-deps.sh --test)"
+ra_lab_require "image build, package build in a root" qemu-system-x86_64 qemu-img
 
 rc=0
 image=$("$here/image.sh" "$suite") || rc=$?
@@ -71,15 +78,17 @@ trap 'exit 130' INT
 trap 'exit 143' TERM
 
 mkdir "$tmp/debs"
-t0=$EPOCHREALTIME
-bash "$src/tests/lib/build-deb.sh" "$suite" "$tmp/debs" >"$tmp/deb.log" 2>&1 ||
-        { tail -n 40 "$tmp/deb.log" >&2; die "building the package for $suite failed"; }
-log "package for $suite: $(cd "$tmp/debs" && ls ./*.deb) ($(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)"
+if [ "$debs" = 1 ]; then
+        t0=$EPOCHREALTIME
+        bash "$src/tests/lib/build-deb.sh" "$suite" "$tmp/debs" >"$tmp/deb.log" 2>&1 ||
+                { tail -n 40 "$tmp/deb.log" >&2; die "building the package for $suite failed"; }
+        log "package for $suite: $(cd "$tmp/debs" && ls ./*.deb) ($(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s)"
 
-# The previous release's .deb, for the upgrade step (guest/upgrade.sh).
-mkdir "$tmp/debs/previous"
-previous=$("$src/tests/lib/previous-deb.sh" "$suite") || die "no 0.1.0 .deb for $suite (tests/lib/previous-deb.sh)"
-cp "$previous"/readahead-agent_*.deb "$tmp/debs/previous/"
+        # The previous release's .deb, for the upgrade step (guest/upgrade.sh).
+        mkdir "$tmp/debs/previous"
+        previous=$("$src/tests/lib/previous-deb.sh" "$suite") || die "no 0.1.0 .deb for $suite (tests/lib/previous-deb.sh)"
+        cp "$previous"/readahead-agent_*.deb "$tmp/debs/previous/"
+fi
 
 qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
 truncate -s 128G "$tmp/data.img"
@@ -94,12 +103,12 @@ start=$EPOCHREALTIME
 # 6 GiB: the guest's nfsd offers rsize=1M only with more than 4 GiB of RAM
 # (its largest block is 1/4096 of memory), and the memory cap stays at 8M.
 # shellcheck disable=SC2046
-timeout --kill-after=10 "$timeout_s" "$qemu" \
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
         -nodefaults -no-user-config -display none -monitor none \
         -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
         -global PIIX4_PM.disable_s3=0 \
         -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.ci=${CI:-}" \
+        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.script=$lab ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.ci=${CI:-}" \
         -serial "file:$tmp/console.log" \
         -serial "file:$tmp/lab.log" \
         -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \
@@ -108,7 +117,8 @@ timeout --kill-after=10 "$timeout_s" "$qemu" \
         $(drive data "$tmp/data.img" raw ra-disk1) \
         $(drive btrfs "$tmp/btrfs.img" raw ra-disk2) \
         -virtfs "$(share "$src" src readonly=on)" \
-        -virtfs "$(share "$tmp/debs" debs readonly=on)" &
+        -virtfs "$(share "$tmp/debs" debs readonly=on)" \
+        ${share_dir:+-virtfs "$(share "$share_dir" share readonly=on)"} &
 vm_pid=$!
 pids+=("$vm_pid")
 python3 "$here/qmp-wakeup.py" "$tmp/qmp.sock" "$tmp/qmp.log" &

@@ -41,18 +41,12 @@ guest_module_dirs=(kernel/crypto kernel/arch/x86/crypto kernel/lib/crypto)
 . "$here/../lib/lab.sh"
 ra_lab_name "vm image" "the VM tests"
 
-[ "$(id -u)" -eq 0 ] || skip "needs root (mmdebstrap, device nodes in the image)"
-for t in mmdebstrap apt-get dpkg-deb depmod modprobe cpio python3 sha256sum flock; do
-        command -v "$t" >/dev/null || skip "$t is not installed (scripts/install-deps.sh --test)"
-done
+ra_lab_require "mmdebstrap, device nodes in the image" mmdebstrap apt-get dpkg-deb depmod modprobe cpio \
+        python3 sha256sum flock
 
 # The machine's Debian sources only (tests/lib/debian.sh): other repositories
 # (vendor tools) would not be reachable from a CI machine, nor wanted in the
 # guest.
-# shellcheck source=tests/lib/debian.sh
-. "$here/../lib/debian.sh"
-# shellcheck source=tests/lib/cache.sh
-. "$here/../lib/cache.sh"
 mapfile -t sources < <(ra_debian_host_sources)
 [ "${#sources[@]}" -gt 0 ] || die "no Debian source in apt's lists (run apt-get update)"
 suite=$(ra_debian_base_suite)
@@ -66,13 +60,7 @@ key=$( {
         printf '%s\n' "$suite" "${sources[@]}" "$kernel_pkg"
         apt-cache policy "$kernel_pkg" "${guest_packages[@]}" | grep -E '^[^ ]|Candidate'
 } | sha256sum | cut -c1-16)
-ra_cache_find "$cache" "$key" && exit 0
-ra_cache_lock "$cache" || die "another build holds $cache/.lock"
-ra_cache_find "$cache" "$key" && exit 0 # built while we waited
-
-start=$(date +%s)
-work=$(mktemp -d "$cache/.build-$key.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+ra_cache_build "$cache" "$key"
 log "building $key: $kernel_pkg, Debian $suite, ${#guest_packages[@]} packages"
 
 # The kernel: unpacked, never installed.

@@ -42,8 +42,7 @@ ra_lab_name "$name" "the VM tests"
 
 [ -n "${RA_BUILD_DIR:-}" ] || die "RA_BUILD_DIR is not set (run through ctest)"
 [ -r "$src/tests/vm/guest/$test_name" ] || die "no guest test $src/tests/vm/guest/$test_name"
-[ "$(id -u)" -eq 0 ] || skip "needs root (the image build, the guest's install)"
-qemu=$(command -v qemu-system-x86_64) || skip "qemu-system-x86_64 is not installed (scripts/install-deps.sh --test)"
+ra_lab_require "the image build, the guest's install" qemu-system-x86_64
 
 rc=0
 image=$("$here/image.sh") || rc=$?
@@ -89,7 +88,7 @@ share() { printf 'local,path=%s,mount_tag=%s,security_model=none%s' "$1" "$2" "$
 log "booting $(cat "$image/kernel-release") with ${disks} disk(s), timeout ${timeout_s}s"
 start=$EPOCHREALTIME
 # tb-size keeps QEMU's translation cache (and so its memory) near 1 GiB.
-timeout --kill-after=10 "$timeout_s" "$qemu" \
+timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
         -nodefaults -no-user-config -display none -monitor none -no-reboot \
         -machine pc -accel tcg,tb-size=128 -cpu max -smp 2 -m 4G \
         -kernel "$image/vmlinux" -initrd "$image/initramfs.cpio" \

@@ -19,51 +19,15 @@
 #           `apt purge` leaves no file of the package; the upgrade from
 #           0.1.0's .deb keeps /etc and every value (guest/upgrade.sh).
 #
-# Output goes to the second serial port (the host's lab.log), as does the
-# last line, "ra-lab status: N"; then the guest powers off. The settings come
-# on the kernel command line: ra_lab.suite=, ra_lab.suspend= (s3 or
-# pm_test), ra_lab.ci=.
+# Output, verdict and settings: guest/common.sh.
 set -euo pipefail
-cmdline_value() { tr ' ' '\n' </proc/cmdline | sed -n "s/^ra_lab\.$1=//p" | tail -n 1; }
-RA_LAB_SUITE=$(cmdline_value suite)
-RA_LAB_SUSPEND=$(cmdline_value suspend)
-CI=$(cmdline_value ci)
-export CI
-
+# shellcheck source=tests/systemd/guest/common.sh
+. "$(dirname "$0")/common.sh"
 state=/var/lib/ra-lab
 mkdir -p "$state"
 boot=$(($(cat "$state/boots" 2>/dev/null || echo 0) + 1))
 echo "$boot" >"$state/boots"
-LAB=systemd-$RA_LAB_SUITE
-
-lab_log() {
-        local up
-        read -r up _ </proc/uptime
-        printf '# %s boot %s %s: %s\n' "$LAB" "$boot" "$up" "$*"
-}
-lab_fail() {
-        printf 'FAIL: %s boot %s: %s\n' "$LAB" "$boot" "$*"
-        echo "--- journal of this boot (last 80 lines)"
-        journalctl -b --no-pager -n 80 || true
-        exit 1
-}
-lab_expect_eq() {
-        [ "$2" = "$3" ] || lab_fail "$1: expected '$3', got '$2'"
-        lab_log "ok: $1 = $3"
-}
-
-# The verdict goes to the host; the guest powers off (or reboots, below).
-finished=0
-finish() {
-        local rc=$?
-        [ "$finished" = 1 ] && return
-        sync
-        echo "ra-lab status: $rc"
-        systemctl poweroff --no-block
-}
-trap finish EXIT
-# A command that fails without a check of its own still says where.
-trap 'echo "FAIL: $LAB boot $boot: line $LINENO: $BASH_COMMAND exited $?"' ERR
+LAB_STEP="boot $boot"
 
 # lab_disk SERIAL: the kernel name of the virtio disk with that serial.
 lab_disk() {
@@ -87,9 +51,9 @@ bdi_of() {
         fi
 }
 
-# The upgrade step (its own file; /ra/src is mounted until the suspend).
+# The upgrade step (its own file).
 # shellcheck source=tests/systemd/guest/upgrade.sh
-. /ra/src/tests/systemd/guest/upgrade.sh
+. "$(dirname "$0")/upgrade.sh"
 
 root_disk=$(lab_disk ra-root)
 data_disk=$(lab_disk ra-disk1)
