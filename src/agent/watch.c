@@ -194,6 +194,52 @@ int run_reset(const struct agent_options *o) {
         return r == 0 ? 0 : 1;
 }
 
+/* Until SIGTERM or SIGINT (0) or a failed poll (1): udev's events, the
+ * mount table's changes, and the check every check_sec. */
+static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_monitor *mon, int sfd,
+                      int mfd) {
+        uint64_t due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
+        for (;;) {
+                struct pollfd fds[] = {
+                        { .fd = sfd, .events = POLLIN },
+                        { .fd = udev_monitor_get_fd(mon), .events = POLLIN },
+                        { .fd = mfd, .events = POLLPRI },
+                };
+                int n = poll(fds, mfd >= 0 ? 3 : 2, watch_poll_timeout_ms(now_ms(), due_ms));
+                if (n < 0 && errno != EINTR) {
+                        agent_log(LOG_ERR, NULL, 0, "poll failed: %m");
+                        return 1;
+                }
+                if (fds[0].revents & POLLIN) {
+                        struct signalfd_siginfo si;
+                        if (read(sfd, &si, sizeof(si)) == sizeof(si))
+                                agent_log(LOG_INFO, NULL, 0, "%s: stopping; read_ahead_kb values stay as set",
+                                          strsignal((int) si.ssi_signo));
+                        return 0;
+                }
+                if (fds[1].revents & POLLIN) {
+                        struct udev_device *dev;
+                        while ((dev = udev_monitor_receive_device(mon))) {
+                                handle_event(o, udev, dev);
+                                udev_device_unref(dev);
+                        }
+                }
+                /* The kernel re-arms POLLPRI in poll() itself: nothing to read. */
+                if (mfd >= 0 && (fds[2].revents & (POLLPRI | POLLERR))) {
+                        struct pass_count mounts = {};
+                        pass_all(o, udev, false, &mounts);
+                }
+                if (now_ms() >= due_ms) {
+                        struct pass_count checked = {};
+                        o->recheck = true;
+                        pass_all(o, udev, true, &checked);
+                        o->recheck = false;
+                        write_metrics(o);
+                        due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
+                }
+        }
+}
+
 int run_watch(struct agent_options *o) {
         struct udev *udev = udev_new();
         struct udev_monitor *mon = NULL;
@@ -230,47 +276,7 @@ int run_watch(struct agent_options *o) {
                   "version %s, watching: %u disks and %u mounts at start, udev events, %s, a check every %u s",
                   RA_VERSION, count.disks, count.bdis, ra_mountinfo_path(), o->check_sec);
 
-        uint64_t due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
-        for (;;) {
-                struct pollfd fds[] = {
-                        { .fd = sfd, .events = POLLIN },
-                        { .fd = udev_monitor_get_fd(mon), .events = POLLIN },
-                        { .fd = mfd, .events = POLLPRI },
-                };
-                int n = poll(fds, mfd >= 0 ? 3 : 2, watch_poll_timeout_ms(now_ms(), due_ms));
-                if (n < 0 && errno != EINTR) {
-                        agent_log(LOG_ERR, NULL, 0, "poll failed: %m");
-                        goto out;
-                }
-                if (fds[0].revents & POLLIN) {
-                        struct signalfd_siginfo si;
-                        if (read(sfd, &si, sizeof(si)) == sizeof(si))
-                                agent_log(LOG_INFO, NULL, 0, "%s: stopping; read_ahead_kb values stay as set",
-                                          strsignal((int) si.ssi_signo));
-                        ret = 0;
-                        goto out;
-                }
-                if (fds[1].revents & POLLIN) {
-                        struct udev_device *dev;
-                        while ((dev = udev_monitor_receive_device(mon))) {
-                                handle_event(o, udev, dev);
-                                udev_device_unref(dev);
-                        }
-                }
-                /* The kernel re-arms POLLPRI in poll() itself: nothing to read. */
-                if (mfd >= 0 && (fds[2].revents & (POLLPRI | POLLERR))) {
-                        struct pass_count mounts = {};
-                        pass_all(o, udev, false, &mounts);
-                }
-                if (now_ms() >= due_ms) {
-                        struct pass_count checked = {};
-                        o->recheck = true;
-                        pass_all(o, udev, true, &checked);
-                        o->recheck = false;
-                        write_metrics(o);
-                        due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
-                }
-        }
+        ret = watch_loop(o, udev, mon, sfd, mfd);
 out:
         if (mfd >= 0)
                 close(mfd);
