@@ -33,9 +33,9 @@ LAB_STEP=advise
 
 # Not advise-converge: under TCG the guest's CPU, not the HDD model, limits
 # a sequential reader at 512K (readers stalled on I/O 11-25%, under
-# advise's 25% for a raise), and 32 streams in 48 MiB refault 12% at 640K
-# (over its 10% for a lower): each of its 4 attempts failed on the shared
-# 2-CPU development machine (README.md). Add it here to try a guest by hand.
+# advise's 25% for a raise), and 32 streams in 48 MiB refaulted 12% at 640K
+# once (over its 10% for a lower): all 6 attempts on the 2-CPU development
+# machine failed (README.md). Add it here to try a guest by hand.
 cases=(advise-neighbour-thrash advise-neighbour-faults advise-shared-device)
 
 # cgroup v2 only: the cases must not run emulate.sh's v1 path here.
