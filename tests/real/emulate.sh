@@ -9,6 +9,10 @@
 # is mounted, else cgroup v2 io.max (riops=, rbps=). A memory limit can be
 # added (memory.limit_in_bytes, or memory.max).
 #
+# cgroup v2 under systemd: the cgroups go below RA_EMU_CGROUP_PARENT, a
+# cgroup systemd delegated to the test (a unit with Delegate=yes, the test's
+# own processes moved out of it into a leaf); default the hierarchy's root.
+#
 #   ra_emu_cgroup NAME [-t MAJ:MIN IOPS BPS] [-m BYTES]
 #       creates the cgroup(s) NAME; RA_EMU_PROCS lists their cgroup.procs
 #   ra_emu_exec [-x] CMD...  runs CMD inside them (and waits); with -x the
@@ -81,6 +85,7 @@ ra_emu_cgroup() {
                 # What v1 could not do, v2 must.
                 v2=$(ra_emu_v2_mount)
                 [ -n "$v2" ] || { echo "ra_emu_cgroup: no cgroup for throttling or memory" >&2; return 1; }
+                v2=${RA_EMU_CGROUP_PARENT:-$v2}
                 [ -z "$majmin" ] || echo +io >"$v2/cgroup.subtree_control" || return 1
                 [ -z "$mem" ] || echo +memory >"$v2/cgroup.subtree_control" || return 1
                 dir=$v2/$name

@@ -36,10 +36,12 @@ ra_lab_name "systemd image $suite" "the systemd lab"
 
 # A booted Debian machine as users run it, plus what the lab's checks need:
 # an NFS server to mount from itself, btrfs for a filesystem bdi, jq to read
-# `status --json`, and the shared libraries the package depends on.
+# `status --json`, the shared libraries the package depends on, and python3
+# for the advise lab (guest/advise.sh: tests/real's scripts read advise's JSON
+# with it).
 guest_packages=(systemd systemd-sysv dbus udev kmod linux-image-amd64 initramfs-tools lz4 e2fsprogs
         btrfs-progs nfs-kernel-server nfs-common rpcbind jq procps iproute2 util-linux mount
-        libinih1 libsystemd0 libudev1 libblkid1 libsmartcols1 libjson-c5)
+        libinih1 libsystemd0 libudev1 libblkid1 libsmartcols1 libjson-c5 python3)
 
 ra_lab_require "mmdebstrap --mode=root, device nodes" mmdebstrap apt-get mkfs.ext4 sha256sum flock
 ra_debian_sources_of "$suite"
