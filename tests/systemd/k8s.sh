@@ -16,8 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 ra_lab_name systemd-k8s-trixie "the systemd lab"
 
 image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
-[ "$(id -u)" -eq 0 ] || skip "needs root (podman's store of the k8s-image fixture, QEMU)"
-command -v podman >/dev/null || skip "podman is not installed (scripts/install-deps.sh --test)"
+ra_lab_require "podman's store of the k8s-image fixture, QEMU" podman
 podman image exists "$image" || die "no image $image: the k8s-image test builds it (ctest -L k8s)"
 
 share=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-systemd-k8s.XXXXXX")

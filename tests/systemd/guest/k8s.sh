@@ -38,15 +38,6 @@ MOUNT_BOUND_MS=2000
 
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
 bdi_kb() { cat "/sys/class/bdi/$1/read_ahead_kb"; }
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 if it never did.
-wait_for() {
-        local i
-        for ((i = 0; i < $1 * 10; i++)); do
-                "${@:2}" && return 0
-                sleep 0.1
-        done
-        return 1
-}
 
 # The agent's container (kube play names it POD-CONTAINER) and its log.
 agent_container() { podman ps -a --format '{{.Names}}' | grep -- '-readahead-agent$' | head -n 1; }
