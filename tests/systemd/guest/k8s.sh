@@ -37,6 +37,8 @@ archive=/ra/share/readahead-agent.tar
 MOUNT_BOUND_MS=2000
 
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
+# seconds_since T: seconds since T (an $EPOCHREALTIME), to a tenth.
+seconds_since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 bdi_kb() { cat "/sys/class/bdi/$1/read_ahead_kb"; }
 
 # The agent's container (kube play names it POD-CONTAINER) and its log.
@@ -90,7 +92,7 @@ load_image() {
         [ -r "$archive" ] || lab_fail "no $archive: run.sh --share with the k8s-image fixture's image (tests/systemd/k8s.sh)"
         podman load -q -i "$archive" >/run/ra-lab/load.log 2>&1 || { cat /run/ra-lab/load.log; lab_fail "podman load failed"; }
         podman tag "$(sed -n 's/^Loaded image: //p' /run/ra-lab/load.log | head -n 1)" "$image"
-        lab_log "$(podman --version): loaded $image ($(podman image inspect --format '{{.Size}}' "$image") bytes) in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s"
+        lab_log "$(podman --version): loaded $image ($(podman image inspect --format '{{.Size}}' "$image") bytes) in $(seconds_since "$t0") s"
 }
 
 play_agent() {
@@ -99,7 +101,7 @@ play_agent() {
                 { cat /run/ra-lab/play.log; lab_fail "podman kube play readahead-agent.yaml failed"; }
         wait_for 60 eval 'agent_logs | grep -q "watching:"' ||
                 { podman ps -a --pod; agent_logs; lab_fail "the agent did not start"; }
-        lab_log "pod running in $(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s: $(agent_logs | grep 'watching:')"
+        lab_log "pod running in $(seconds_since "$t0") s: $(agent_logs | grep 'watching:')"
 }
 
 # check_mount MP: mounted after the pod started, it reaches its value within
@@ -165,4 +167,4 @@ load_image
 play_agent
 for mp in "${mounts[@]}"; do check_mount "$mp"; done
 check_down_and_reset
-lab_log "PASS in $(awk -v a="$t_all" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", b - a }') s"
+lab_log "PASS in $(seconds_since "$t_all") s"
