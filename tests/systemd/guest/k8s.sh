@@ -32,8 +32,8 @@ manifests=/ra/src/deploy/kubernetes
 archive=/ra/share/readahead-agent.tar
 # From the mount's return to the bdi's value: the 2 s for a loop
 # device. The agent learns of a mount from the mount table's POLLPRI at once
-# and decides it in one pass: 105 to 430 ms measured under TCG on a loaded
-# 2-CPU machine (tests/systemd/README.md).
+# and decides it in one pass: 87 to 430 ms measured under TCG on a 2-CPU
+# machine, quiet or shared (tests/systemd/README.md).
 MOUNT_BOUND_MS=2000
 
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
