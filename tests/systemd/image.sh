@@ -42,6 +42,13 @@ ra_lab_name "systemd image $suite" "the systemd lab"
 guest_packages=(systemd systemd-sysv dbus udev kmod linux-image-amd64 initramfs-tools lz4 e2fsprogs
         btrfs-progs nfs-kernel-server nfs-common rpcbind jq procps iproute2 util-linux mount
         libinih1 libsystemd0 libudev1 libblkid1 libsmartcols1 libjson-c5 python3)
+# Debian 13's only: the k8s lab (guest/k8s.sh) plays the DaemonSet with its
+# podman, which takes a DaemonSet as written (Debian 12's 4.3 does not).
+# Offline: crun runs the containers; catatonit is the pause process of the
+# infra image that podman builds itself instead of pulling one. netavark,
+# which podman needs anyway, named so that apt takes it for the network stack
+# containers-common asks for, not containernetworking-plugins (55 MB).
+[ "$suite" = bookworm ] || guest_packages+=(podman crun catatonit netavark)
 
 ra_lab_require "mmdebstrap --mode=root, device nodes" mmdebstrap apt-get mkfs.ext4 sha256sum flock
 ra_debian_sources_of "$suite"

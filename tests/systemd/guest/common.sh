@@ -3,7 +3,8 @@
 #
 # Sourced by every lab the systemd lab's guest runs (guest/LAB.sh, chosen by
 # run.sh --lab): the settings from the kernel command line (ra_lab.suite=,
-# ra_lab.suspend=, ra_lab.ci=), the log and check helpers, and the verdict.
+# ra_lab.suspend=, ra_lab.ci=), the log and check helpers (and wait_for), and
+# the verdict.
 # Output goes to the second serial port (the host's lab.log); the last line
 # is "ra-lab status: N", then the guest powers off, unless the lab set
 # finished=1 (it reboots instead). The lab sets LAB_STEP (e.g. "boot 2"),
@@ -31,6 +32,15 @@ lab_fail() {
 lab_expect_eq() {
         [ "$2" = "$3" ] || lab_fail "$1: expected '$3', got '$2'"
         lab_log "ok: $1 = $3"
+}
+# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 if it never did.
+wait_for() {
+        local i
+        for ((i = 0; i < $1 * 10; i++)); do
+                "${@:2}" && return 0
+                sleep 0.1
+        done
+        return 1
 }
 
 # The verdict goes to the host; the guest powers off (or reboots: the lab

@@ -88,15 +88,6 @@ expect_mount_target() {
         expect_target "$bdi" "$2"
 }
 
-# wait_for SECONDS COMMAND...: until COMMAND succeeds; 1 if it never did.
-wait_for() {
-        local i
-        for ((i = 0; i < $1 * 10; i++)); do
-                "${@:2}" && return 0
-                sleep 0.1
-        done
-        return 1
-}
 bdi_is() { [ "$(bdi_kb "$1")" = "$2" ]; }
 
 # hidden_nfs_mount EXPORT MP OUT: an NFSv4.2 superblock made in a private
