@@ -5,8 +5,10 @@
 #   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
 #     ctest label vm; release build only, 7 to 9 minutes with a cold image);
 #   - the systemd lab: Debian 12 and 13 booted with systemd as PID 1, the
-#     .deb built for each installed with apt, rebooted, suspended, removed
-#     (tests/systemd, label systemd; release build only);
+#     .deb built for each installed with apt, rebooted, suspended, removed;
+#     in the same guests, the advise cases that attribute per cgroup, on
+#     cgroup v2, and (Debian 13) the Kubernetes DaemonSet played by podman
+#     with NFS mounts (tests/systemd, label systemd; release build only);
 #   - Debian 13 as a contributor's machine: install-deps.sh, setup.sh and the
 #     tests that need no kernel, in a trixie root (tests/debian-root, label
 #     debian-root; release build only);
