@@ -29,20 +29,15 @@ ra_cache_find "$cache" "$name" && exit 0
 git -C "$src" cat-file -e "$commit^{commit}" 2>/dev/null ||
         skip "commit $commit ($version) is not in this checkout's history (git fetch --unshallow)"
 
-ra_cache_lock "$cache" || die "timed out waiting for $cache/.lock"
-ra_cache_find "$cache" "$name" && exit 0
-tmp=$(mktemp -d "$cache/.build.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-mkdir -p "$tmp/src" "$tmp/deb"
-git -C "$src" archive "$commit" | tar -x -C "$tmp/src"
+ra_cache_build "$cache" "$name"
+mkdir -p "$work/src" "$work/deb"
+git -C "$src" archive "$commit" | tar -x -C "$work/src"
 log "building $version ($commit) for $suite"
-"$tmp/src/tests/lib/build-deb.sh" "$suite" "$tmp/deb" >"$tmp/build.log" 2>&1 || {
-        tail -n 40 "$tmp/build.log"
+"$work/src/tests/lib/build-deb.sh" "$suite" "$work/deb" >"$work/build.log" 2>&1 || {
+        tail -n 40 "$work/build.log"
         die "the $version .deb did not build"
 }
-ls "$tmp/deb/readahead-agent_${version}_"*.deb >/dev/null || die "no readahead-agent_$version .deb built"
-rm -f "$tmp/deb/"*dbgsym*
-mv "$tmp/deb" "$tmp/entry"
-trap - EXIT
-ra_cache_publish "$tmp/entry" "$cache" "$name"
-rm -rf "$tmp"
+ls "$work/deb/readahead-agent_${version}_"*.deb >/dev/null || die "no readahead-agent_$version .deb built"
+rm -f "$work/deb/"*dbgsym*
+mv "$work/deb" "$work/entry"
+ra_cache_publish "$work/entry" "$cache" "$name"
