@@ -76,15 +76,10 @@ static int link_names_devpath(const char *link_path, const char *devpath) {
 /* Whether the device at /sys$devpath is of the subsystem: its "subsystem"
  * link ends in /class/NAME (or /bus/NAME). */
 static bool subsystem_is(const char *devpath, const char *subsystem) {
-        char path[DEVPATH_MAX + 64], target[DEVPATH_MAX + 16];
+        char path[DEVPATH_MAX + 64], name[64];
 
         ra_str_join(path, sizeof(path), "/sys", devpath, "/subsystem", NULL);
-        ssize_t n = readlink(path, target, sizeof(target) - 1);
-        if (n < 0)
-                return false;
-        target[n] = '\0';
-        const char *last = strrchr(target, '/');
-        return last && strcmp(last + 1, subsystem) == 0;
+        return ra_read_link_basename(path, name, sizeof(name)) == 0 && strcmp(name, subsystem) == 0;
 }
 
 static const char *block_problem(struct udev_device *dev, const char *devpath) {

@@ -97,19 +97,6 @@ bool ra_btrfs_source_names(const char *source, const char *member, const char *d
                strcmp(source + 12, dm_name) == 0;
 }
 
-/* The last path element of a symlink's target: "btrfs-1" for bdi. */
-static int link_basename(const char *path, char *buf, size_t size) {
-        char target[PATH_MAX];
-        ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-        if (n < 0)
-                return -errno;
-        target[n] = 0;
-        const char *base = strrchr(target, '/');
-        snprintf(buf, size, "%s", base ? base + 1 : target);
-        return 0;
-}
-
 static bool valid_fsid(const char *name) {
         /* A UUID; skips "features" and dot entries. */
         return strlen(name) == 36 && name[8] == '-';
@@ -127,7 +114,7 @@ static int find_fsid(const char *bdi_name, char *fsid, size_t size) {
                 if (!valid_fsid(de->d_name))
                         continue;
                 snprintf(path, sizeof(path), SYS_FS_BTRFS "/%s/bdi", de->d_name);
-                if (link_basename(path, bdi, sizeof(bdi)) == 0 && strcmp(bdi, bdi_name) == 0) {
+                if (ra_read_link_basename(path, bdi, sizeof(bdi)) == 0 && strcmp(bdi, bdi_name) == 0) {
                         snprintf(fsid, size, "%s", de->d_name);
                         r = 0;
                         break;
@@ -340,7 +327,7 @@ int ra_btrfs_bdi_of_mount(const struct ra_mount *m, char *bdi, size_t size) {
                 if (!valid_fsid(de->d_name) || !fsid_has_source(de->d_name, ra_str(m->source)))
                         continue;
                 snprintf(path, sizeof(path), SYS_FS_BTRFS "/%s/bdi", de->d_name);
-                r = link_basename(path, bdi, size);
+                r = ra_read_link_basename(path, bdi, size);
                 break;
         }
         closedir(d);

@@ -2,7 +2,10 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -109,5 +112,19 @@ int ra_read_whole_fd(int fd, size_t max_bytes, char **ret, size_t *ret_len) {
         buf[len] = 0;
         *ret = buf;
         *ret_len = len;
+        return 0;
+}
+
+int ra_read_link_basename(const char *path, char *buf, size_t size) {
+        char target[PATH_MAX];
+        ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+        if (n < 0)
+                return -errno;
+        target[n] = 0;
+        const char *base = strrchr(target, '/');
+        if (!base)
+                return -EINVAL;
+        snprintf(buf, size, "%s", base + 1);
         return 0;
 }
