@@ -37,21 +37,24 @@ static const char *next_raw(const char *p, const char *end, const char **ret_sta
         return p;
 }
 
+size_t ra_mount_unescape_byte(const char *p, const char *end, char *ret_c) {
+        if (*p == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' && p[2] <= '7' &&
+            p[3] >= '0' && p[3] <= '7') {
+                *ret_c = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
+                return 4;
+        }
+        *ret_c = *p;
+        return 1;
+}
+
 /* Appends the field [p, end) to out, decoding \ooo escapes, with a NUL.
  * Never longer than the raw field, so out needs the line's length plus one
  * NUL per field. Returns where the field starts in out. */
 static const char *decode(const char *p, const char *end, char **out) {
         char *start = *out, *o = *out;
 
-        for (; p < end; p++) {
-                char c = *p;
-                if (c == '\\' && end - p >= 4 && p[1] >= '0' && p[1] <= '3' && p[2] >= '0' &&
-                    p[2] <= '7' && p[3] >= '0' && p[3] <= '7') {
-                        c = (char) ((p[1] - '0') * 64 + (p[2] - '0') * 8 + (p[3] - '0'));
-                        p += 3;
-                }
-                *o++ = c;
-        }
+        while (p < end)
+                p += ra_mount_unescape_byte(p, end, o++);
         *o++ = 0;
         *out = o;
         return start;

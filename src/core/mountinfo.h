@@ -27,6 +27,12 @@ struct ra_mount {
         char *owned;
 };
 
+/* One byte of a field the kernel escapes as \ooo (mountinfo's and
+ * mountstats' mount points and sources: space, tab, newline, backslash):
+ * the byte at p, or the escape starting there, decoded into *ret_c.
+ * Returns how many bytes of [p, end) it took: 4 for an escape, else 1. */
+size_t ra_mount_unescape_byte(const char *p, const char *end, char *ret_c);
+
 /* Finds superblock major:minor. Returns 1 if found, 0 if not, -ENOMEM;
  * malformed lines are skipped. */
 int ra_mountinfo_find(const char *text, size_t len, unsigned major, unsigned minor,

@@ -9,6 +9,7 @@
 #include <stdbool.h>
 #include <string.h>
 
+#include "mountinfo.h"
 #include "mountstats.h"
 
 static bool is_blank(char c) {
@@ -36,15 +37,11 @@ static bool field_is(const char *s, const char *e, const char *word) {
 
 /* The escaped field [s, e) decodes to plain, exactly. */
 static bool escaped_equal(const char *s, const char *e, const char *plain) {
-        for (; s < e; s++, plain++) {
-                char c = *s;
-                if (c == '\\' && e - s >= 4 && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' && s[2] <= '7' &&
-                    s[3] >= '0' && s[3] <= '7') {
-                        c = (char) ((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
-                        s += 3;
-                }
-                if (*plain != c)
-                        return false;
+        for (; s < e; plain++) {
+                char c;
+                s += ra_mount_unescape_byte(s, e, &c);
+                if (*plain == 0 || *plain != c)
+                        return false; /* plain is shorter, or differs */
         }
         return *plain == 0;
 }
