@@ -100,6 +100,19 @@ struct stream {
         int error;
 };
 
+/* Whether a failed buffered read is worth another try: a signal (EINTR), or a
+ * memory cgroup at its limit whose OOM killer is off (cgroup v1
+ * memory.oom_control), which refuses the page cache with ENOMEM until the
+ * readahead under I/O completes and can be reclaimed: wait a moment first.
+ * The caller's deadline still ends the loop. */
+static bool read_again(int error) {
+        if (error == ENOMEM) {
+                (void) nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+                return true;
+        }
+        return error == EINTR;
+}
+
 static void *stream_run(void *userdata) {
         struct stream *s = userdata;
         const uint64_t end_bytes = s->region.offset_bytes + s->region.length_bytes;
@@ -131,7 +144,7 @@ static void *stream_run(void *userdata) {
                         }
                 }
                 ssize_t n = read(s->fd, buf, read_bytes);
-                if (n < 0 && errno == EINTR)
+                if (n < 0 && read_again(errno))
                         continue;
                 if (n < 0) {
                         s->error = -errno;

@@ -79,6 +79,13 @@ ra_emu_cgroup() {
                 dir=$v1/$name
                 _ra_emu_mkdir "$dir" || return 1
                 echo "$mem" >"$dir/memory.limit_in_bytes" || return 1
+                # A reader whose readahead under I/O fills the limit was
+                # OOM-killed (the pages are locked, reclaim finds nothing),
+                # and the case watched an idle device; with the killer off
+                # its read fails with ENOMEM and ra-workload reads again:
+                # the limit slows it down instead of ending the run. (v2
+                # has no such switch: the cases' retries stay for it.)
+                echo 1 >"$dir/memory.oom_control" || return 1
                 mem=""
         fi
         if [ -n "$majmin" ] || [ -n "$mem" ]; then
