@@ -45,8 +45,8 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-text
-for t in profile expr mountinfo text; do
+cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text
+for t in profile expr mountinfo mountstats text; do
         corpus=$(mktemp -d)
         cp tests/fuzz/corpus/"$t"/* "$corpus"/
         # On a finding, show the report (stack and input), not only its last lines.
