@@ -89,7 +89,7 @@ agent_pod() {
         # The start line comes after the pass over every device.
         local i
         for i in $(seq 100); do
-                logs | grep -q 'watching:' && return 0
+                has_line 'watching:' && return 0
                 sleep 0.1
         done
         logs >&2
@@ -97,6 +97,14 @@ agent_pod() {
 }
 # podman kube play names the container POD-CONTAINER.
 logs() { podman logs readahead-agent-readahead-agent 2>&1; }
+# has_line REGEX [CONTAINER]: the container's log (the agent's) has a line
+# that matches. The log is read whole first: under pipefail, `logs | grep -q`
+# fails when grep quits at a match before podman has written the rest.
+has_line() {
+        local text
+        text=$(podman logs "${2:-readahead-agent-readahead-agent}" 2>&1)
+        grep -q -- "$1" <<<"$text"
+}
 # On a failure: the agent's log and what readahead-ctl sees in the pod.
 show_pod() {
         logs
@@ -126,7 +134,7 @@ start-hotplug)
         agent_pod
         ra_expect_ra "$before" 512
         # (From the kernel's value, which a queue-limits update may raise meanwhile.)
-        logs | grep -q "^readahead-agent: $before: read_ahead_kb [0-9]* -> 512 " ||
+        has_line "^readahead-agent: $before: read_ahead_kb [0-9]* -> 512 " ||
                 { logs >&2; ra_fail "no log line for $before"; }
         start=$(now_ms)
         ra_attach 20G later
@@ -163,7 +171,7 @@ drift)
         ra_set_ra "$disk" 4096
         ms=$(wait_value "$(queue "$disk")" 512 $((check_sec + 1)))
         ra_log "$disk: 4096 put back to 512 after $ms ms (check every $check_sec s)"
-        logs | grep -q "^readahead-agent: $disk: read_ahead_kb 4096 -> 512 .*; drifted: " ||
+        has_line "^readahead-agent: $disk: read_ahead_kb 4096 -> 512 .*; drifted: " ||
                 { logs >&2; ra_fail "no drift line for $disk"; }
         ;;
 metrics)
@@ -191,7 +199,7 @@ stop-reset)
         ra_log "pod stopped in $ms ms"
         ((ms < 2000)) || ra_fail "the pod took $ms ms to stop (SIGTERM must end it within a second)"
         ra_expect_eq "exit code" "$(podman inspect readahead-agent-readahead-agent --format '{{.State.ExitCode}}')" 0
-        logs | grep -q "stopping; read_ahead_kb values stay as set" || { logs >&2; ra_fail "no stop line"; }
+        has_line "stopping; read_ahead_kb values stay as set" || { logs >&2; ra_fail "no stop line"; }
         ra_expect_ra "$disk" 512
         pod_down
         ra_expect_ra "$disk" 512
@@ -199,10 +207,10 @@ stop-reset)
         play --manifest "$manifests/readahead-agent-reset.yaml" readahead-agent-reset
         wait_value "$(queue "$disk")" "$kernel_kb" 10 >/dev/null
         for _ in $(seq 50); do
-                podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done; waiting for SIGTERM" && break
+                has_line "readahead-ctl reset done; waiting for SIGTERM" readahead-agent-reset-reset && break
                 sleep 0.1
         done
-        podman logs readahead-agent-reset-reset 2>&1 | grep -q "readahead-ctl reset done" ||
+        has_line "readahead-ctl reset done" readahead-agent-reset-reset ||
                 { podman logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
         ra_expect_eq "reset pod state" "$(podman inspect readahead-agent-reset-reset --format '{{.State.Status}}')" running
         ;;

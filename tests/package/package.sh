@@ -298,7 +298,7 @@ for hook in $(dpkg -L "$PKG" | grep '/system-sleep/readahead-agent$'); do
         [ -x "$hook" ] || ra_fail "$hook is not executable"
         ra_log "ok: sleep hook $hook"
 done
-dpkg -L "$PKG" | grep -q '/systemd/system-sleep/readahead-agent$' || ra_fail "no systemd-sleep hook in the package"
+grep -q '/systemd/system-sleep/readahead-agent$' <<<"$(dpkg -L "$PKG")" || ra_fail "no systemd-sleep hook in the package"
 if [ -n "$bdi" ]; then
         # The agent ran for the replayed add event: it recorded a result. For a
         # FUSE mount it writes from a short-lived waiter (the daemon may still

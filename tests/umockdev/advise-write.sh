@@ -279,7 +279,7 @@ ln -s /dev/zero "$rec"
 # The memory status used, bounded by ulimit (except under ASan, whose shadow
 # memory needs the address space): an endless file must not grow it.
 rc=0
-out=$( (ldd "$RA_CTL" | grep -q libasan || ulimit -v 2000000
+out=$( ([[ $(ldd "$RA_CTL") == *libasan* ]] || ulimit -v 2000000
         umockdev-run -d "$here/trees/sata-hdd.umockdev" -- /usr/bin/time -f 'maxrss_kb=%M' -o "$tmp/rss" \
                 timeout -s KILL 5 "$RA_CTL" --root "$root" status --format=prometheus 2>/dev/null)) || rc=$?
 rss=$(grep -o 'maxrss_kb=[0-9]*' "$tmp/rss" | cut -d= -f2)
