@@ -117,22 +117,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 check_delta(&c);
         (void)find_checked(text, size, "", &c);
 
-        /* The first device line decides; its mount point, if NFS, is there.
-         * An earlier non-NFS line with the same mount point does not count:
-         * find skips it. */
+        /* The first NFS device line's mount point is there. An earlier
+         * non-NFS line with the same mount point does not count: find skips
+         * it. */
         for (const char *line = text; line < end;) {
                 const char *eol = memchr(line, '\n', (size_t)(end - line));
-                const char *p = line;
 
                 if (!eol)
                         eol = end;
+                s = nfs_mount_point(line, eol);
                 line = eol + 1;
-                while (p < eol && (*p == ' ' || *p == '\t'))
-                        p++;
-                if ((size_t)(eol - p) < 6 || memcmp(p, "device", 6) != 0 ||
-                    (p + 6 < eol && *(p + 6) != ' ' && *(p + 6) != '\t'))
-                        continue;
-                s = nfs_mount_point(p, eol);
                 if (!s)
                         continue;
                 int r = find_checked(text, size, s, &c);

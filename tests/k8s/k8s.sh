@@ -95,14 +95,15 @@ agent_pod() {
         logs >&2
         ra_fail "the agent did not start"
 }
-# podman kube play names the container POD-CONTAINER.
-logs() { podman logs readahead-agent-readahead-agent 2>&1; }
-# has_line REGEX [CONTAINER]: the container's log (the agent's) has a line
-# that matches. The log is read whole first: under pipefail, `logs | grep -q`
-# fails when grep quits at a match before podman has written the rest.
+# logs [CONTAINER]: its log, the agent's by default (podman kube play names
+# the container POD-CONTAINER).
+logs() { podman logs "${1:-readahead-agent-readahead-agent}" 2>&1; }
+# has_line REGEX [CONTAINER]: that log has a line that matches. It is read
+# whole first: under pipefail, `logs | grep -q` fails when grep quits at a
+# match before podman has written the rest.
 has_line() {
         local text
-        text=$(podman logs "${2:-readahead-agent-readahead-agent}" 2>&1)
+        text=$(logs "${@:2}")
         grep -q -- "$1" <<<"$text"
 }
 # On a failure: the agent's log and what readahead-ctl sees in the pod.
@@ -211,7 +212,7 @@ stop-reset)
                 sleep 0.1
         done
         has_line "readahead-ctl reset done" readahead-agent-reset-reset ||
-                { podman logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
+                { logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
         ra_expect_eq "reset pod state" "$(podman inspect readahead-agent-reset-reset --format '{{.State.Status}}')" running
         ;;
 *) ra_fail "unknown case $case" ;;
