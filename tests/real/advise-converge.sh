@@ -66,10 +66,14 @@ converge() {
         done
         best_now=$(ra_field "$RA_TMP/$name-best" "$field")
         ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$value" "$best_now")
+        # The sweep ran the model at 100%.
+        best_sweep=$(python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) * int(sys.argv[2]) / 100))' \
+                "$best_sweep" "$RA_HDD_PERCENT")
         printf '%s\t%sK\t%s\t%s\t%sK: %s\t%sK: %s now (sweep %s)\t%s\n' "$name" "$start" "$path" "$changes" "$final" \
                 "$value" "$best_kb" "$best_now" "$best_sweep" "$ratio" >>"$table"
 }
 
+ra_log "the HDD model at ${RA_HDD_PERCENT}%: $RA_HDD_IOPS IOPS, $RA_HDD_BPS bytes/s"
 converge seq1 "$dev_seq" group_seq 128 mib_per_s seq 1 8
 converge mmap "$dev_mmap" group_mmap 4096 ops_per_s faults 8
 converge mem32 "$dev_mem" group_mem 2560 mib_per_s seq 32 12 8

@@ -6,8 +6,7 @@
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
-ra_emulated_device 125 104857600 dev
-echo 1 >"/sys/block/$dev/queue/rotational"
+ra_hdd dev
 # the same cgroup, with the memory limit: the workload runs in both
 ra_emu_cgroup "ra-test-$RA_TEST_NAME-mem-$$" -m $((48 << 20)) || ra_fail "could not create the memory cgroup"
 ra_set_ra "$dev" 2560
