@@ -291,8 +291,11 @@ check_suspend() {
                 lab_log "ok: the kernel suspended and resumed its devices (pm_test)"
         fi
         local line
-        line=$(journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" -o cat) ||
+        # The hook runs after systemd-sleep's "returned" line, and its
+        # output can reach the journal a moment later.
+        wait_for 30 journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" >/dev/null ||
                 { journalctl --no-pager --since "$since" -u systemd-suspend.service; lab_fail "no line of the system-sleep hook setting $n"; }
+        line=$(journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" -o cat)
         lab_log "journal of systemd-suspend.service: $line"
         expect_target "$n" 512
 }
