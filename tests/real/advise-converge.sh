@@ -16,11 +16,12 @@ ra_hdd_group mmap dev_mmap group_mmap -m $((16 << 30))
 ra_hdd_group mem dev_mem group_mem -m $((48 << 20))
 table=$RA_TMP/table
 
-# best WORKLOAD FIELD: "KB VALUE" of the sweep's best run of WORKLOAD on the HDD model.
+# best WORKLOAD FIELD: "KB VALUE" of the sweep's best run of WORKLOAD on the
+# HDD model, VALUE scaled to RA_HDD_PERCENT (the sweep ran the model at 100%).
 best() {
-        awk -F'\t' -v w="$1" -v f="$2" '$1 == "hdd" && $2 == w {
+        awk -F'\t' -v w="$1" -v f="$2" -v pct="$RA_HDD_PERCENT" '$1 == "hdd" && $2 == w {
                 n = split($5, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); if (p[1] == f) v = p[2] + 0 }
-                if (v > bv) { bv = v; bk = $3 } } END { print bk, bv }' "$sweep"
+                if (v > bv) { bv = v; bk = $3 } } END { printf "%s %.1f\n", bk, bv * pct / 100 }' "$sweep"
 }
 
 # converge NAME DEV GROUP START FIELD WORKLOAD...: rounds of workload +
@@ -66,9 +67,6 @@ converge() {
         done
         best_now=$(ra_field "$RA_TMP/$name-best" "$field")
         ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$value" "$best_now")
-        # The sweep ran the model at 100%.
-        best_sweep=$(python3 -c 'import sys; print("%.1f" % (float(sys.argv[1]) * int(sys.argv[2]) / 100))' \
-                "$best_sweep" "$RA_HDD_PERCENT")
         printf '%s\t%sK\t%s\t%s\t%sK: %s\t%sK: %s now (sweep %s)\t%s\n' "$name" "$start" "$path" "$changes" "$final" \
                 "$value" "$best_kb" "$best_now" "$best_sweep" "$ratio" >>"$table"
 }

@@ -290,12 +290,13 @@ check_suspend() {
                 dmesg | grep -q 'suspend debug: Waiting' || lab_fail "no suspend test (pm_test) in the kernel log"
                 lab_log "ok: the kernel suspended and resumed its devices (pm_test)"
         fi
-        local line
+        local hook_line=(journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" -o cat)
         # The hook runs after systemd-sleep's "returned" line, and its
         # output can reach the journal a moment later.
-        wait_for 30 journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" >/dev/null ||
+        wait_for 30 "${hook_line[@]}" >/dev/null ||
                 { journalctl --no-pager --since "$since" -u systemd-suspend.service; lab_fail "no line of the system-sleep hook setting $n"; }
-        line=$(journalctl -q --no-pager --since "$since" -u systemd-suspend.service -g "^$n +4M -> 512K" -o cat)
+        local line
+        line=$("${hook_line[@]}")
         lab_log "journal of systemd-suspend.service: $line"
         expect_target "$n" 512
 }
