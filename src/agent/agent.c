@@ -43,6 +43,8 @@ static void help(void) {
                "               there at start and every check (node_exporter's textfile)\n"
                "  --reset      readahead-ctl reset (the kernel's values back), then wait for\n"
                "               SIGTERM (the removal DaemonSet's container)\n"
+               "  --ctl PATH   the readahead-ctl that --watch and --reset run\n"
+               "               (default " RA_CTL_PATH ")\n"
                "  --help, --version\n");
 }
 
@@ -56,6 +58,7 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 { "check-sec", required_argument, NULL, 'c' },
                 { "mountinfo", required_argument, NULL, 'm' },
                 { "metrics-file", required_argument, NULL, 'M' },
+                { "ctl", required_argument, NULL, 'C' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
@@ -98,6 +101,9 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         break;
                 case 'M':
                         o->metrics_file = optarg;
+                        break;
+                case 'C':
+                        o->ctl_path = optarg;
                         break;
                 case 'h':
                         help();
@@ -185,7 +191,7 @@ out:
 }
 
 int main(int argc, char **argv) {
-        struct agent_options o = { .check_sec = 60 };
+        struct agent_options o = { .check_sec = 60, .ctl_path = RA_CTL_PATH };
         int r = parse_argv(argc, argv, &o);
 
         if (r <= 0)

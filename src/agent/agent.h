@@ -3,9 +3,12 @@
 
 #include <libudev.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
 
 #include "config.h"
 #include "facts.h"
+#include "metrics-file.h"
 #include "plan.h"
 
 /*
@@ -24,6 +27,7 @@ struct agent_options {
         bool watch, reset;
         unsigned check_sec;
         const char *metrics_file;
+        const char *ctl_path; /* --ctl: the readahead-ctl that --watch and --reset run */
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
         bool recheck; /* a periodic check: a write puts back a drifted value, log why */
 };
@@ -58,6 +62,54 @@ int wait_bdi(const struct agent_options *o, const char *bdi);
 
 /* Starts "readahead-agent --wait-bdi BDI" detached from the udev worker. */
 int spawn_waiter(const struct agent_options *o, const char *bdi);
+
+/* Starts readahead-ctl [FORMAT] VERB [--root DIR] (READAHEAD_MOUNTINFO
+ * inherited) with its stdout on stdout_fd (-1: ours), no signal blocked or
+ * ignored. 0 or a negative errno; the caller reaps *ret_pid. */
+int ctl_spawn(const struct agent_options *o, const char *verb, const char *format, int stdout_fd,
+              pid_t *ret_pid);
+
+/*
+ * A child the agent waits for without blocking in waitpid(): it keeps
+ * reading its signalfd (SIGCHLD says when to reap) and, under --watch,
+ * udev's events. A child still running at term_at_ms gets SIGTERM, and
+ * SIGKILL CHILD_KILL_GRACE_MS later.
+ */
+#define CHILD_KILL_GRACE_MS 1000
+/* readahead-ctl's time: the check period, at most this. */
+#define CTL_TIMEOUT_MAX_SEC 60
+
+struct agent_child {
+        pid_t pid; /* 0: none */
+        uint64_t term_at_ms, kill_at_ms;
+        bool terminated, killed; /* SIGTERM, SIGKILL sent */
+};
+
+void child_start(struct agent_child *c, pid_t pid, uint64_t now_ms, unsigned timeout_ms);
+/* 1 once the child has exited (its wait status in *ret_status; -1 when it
+ * was not ours to wait for), 0 while it runs or when there is none. */
+int child_reap(struct agent_child *c, int *ret_status);
+/* Until the next signal is due, for poll(); -1: nothing due. */
+int child_timeout_ms(const struct agent_child *c, uint64_t now_ms);
+/* Sends SIGTERM or SIGKILL when due; true when it just sent SIGTERM. */
+bool child_enforce(struct agent_child *c, uint64_t now_ms);
+/* SIGKILL now, and reap it if it dies at once: the agent is stopping. */
+void child_stop(struct agent_child *c);
+
+/* --watch's --metrics-file: readahead-ctl status --format=prometheus, then
+ * the agent's last-success gauge, renamed over the file (metrics.c). */
+struct metrics_run {
+        struct agent_child child;
+        struct metrics_file file; /* what the child writes */
+};
+/* Starts a run unless one still runs. */
+void metrics_start(const struct agent_options *o, struct metrics_run *m, uint64_t now_ms);
+/* After SIGCHLD or when a timeout came: reaps, kills, writes, logs. */
+void metrics_continue(const struct agent_options *o, struct metrics_run *m, uint64_t now_ms);
+/* Until metrics_continue() has something to do; -1: nothing. */
+int metrics_timeout_ms(const struct metrics_run *m, uint64_t now_ms);
+/* The agent is stopping: the child killed, the temporary removed. */
+void metrics_stop(struct metrics_run *m);
 
 /* --watch: runs until SIGTERM or SIGINT; the exit code. */
 int run_watch(struct agent_options *o);

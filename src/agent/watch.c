@@ -13,7 +13,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,62 +83,6 @@ static int pass_all(const struct agent_options *o, struct udev *udev, bool disks
         return 0;
 }
 
-/* Runs readahead-ctl ARGS... (--root passed on, READAHEAD_MOUNTINFO
- * inherited) with stdout on out_path (NULL: ours); its exit code, or -1. */
-static int run_ctl(const struct agent_options *o, const char *verb, const char *format, const char *out_path) {
-        posix_spawn_file_actions_t actions;
-        const char *argv[8];
-        size_t n = 0;
-        pid_t pid;
-        int status, r;
-
-        argv[n++] = RA_CTL_PATH;
-        if (format)
-                argv[n++] = format;
-        argv[n++] = verb;
-        if (o->root) {
-                argv[n++] = "--root";
-                argv[n++] = o->root;
-        }
-        argv[n] = NULL;
-        posix_spawn_file_actions_init(&actions);
-        if (out_path)
-                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, out_path, O_WRONLY | O_CREAT | O_TRUNC,
-                                                 0644);
-        extern char **environ;
-        r = posix_spawn(&pid, RA_CTL_PATH, &actions, NULL, (char **) argv, environ);
-        posix_spawn_file_actions_destroy(&actions);
-        if (r != 0) {
-                agent_log(LOG_WARNING, NULL, 0, "cannot run %s: %s, ignoring", RA_CTL_PATH, strerror(r));
-                return -1;
-        }
-        while (waitpid(pid, &status, 0) < 0)
-                if (errno != EINTR)
-                        return -1;
-        return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-/*
- * node_exporter's textfile collector reads what readahead-ctl status
- * --format=prometheus prints: written aside, then renamed, so that a scrape
- * never sees half a file.
- */
-static void write_metrics(const struct agent_options *o) {
-        char *tmp = NULL;
-
-        if (!o->metrics_file || asprintf(&tmp, "%s.tmp", o->metrics_file) < 0)
-                return;
-        int r = run_ctl(o, "status", "--format=prometheus", tmp);
-        if (r > 0) /* (< 0: run_ctl() logged why it could not run it) */
-                agent_log(LOG_WARNING, NULL, 0, "readahead-ctl status exited %d, %s not updated", r,
-                          o->metrics_file);
-        if (r != 0)
-                (void) unlink(tmp);
-        else if (rename(tmp, o->metrics_file) < 0)
-                agent_log(LOG_WARNING, NULL, 0, "cannot write %s: %m, ignoring", o->metrics_file);
-        free(tmp);
-}
-
 static void handle_event(const struct agent_options *o, struct udev *udev, struct udev_device *dev) {
         switch (watch_classify(udev_device_get_subsystem(dev), udev_device_get_devtype(dev),
                                udev_device_get_action(dev), udev_device_get_sysname(dev))) {
@@ -168,36 +111,76 @@ static struct udev_monitor *monitor_new(struct udev *udev) {
         return m;
 }
 
+/* SIGTERM and SIGINT stop; SIGCHLD says a readahead-ctl child has exited. */
 static int signal_fd_new(void) {
         sigset_t mask;
         sigemptyset(&mask);
         sigaddset(&mask, SIGTERM);
         sigaddset(&mask, SIGINT);
+        sigaddset(&mask, SIGCHLD);
         if (sigprocmask(SIG_BLOCK, &mask, NULL) < 0)
                 return -errno;
         int fd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
         return fd < 0 ? -errno : fd;
 }
 
+/* Reads the signalfd: the stopping signal's number, or 0 (SIGCHLD, or nothing). */
+static int signal_read(int sfd) {
+        struct signalfd_siginfo si;
+        while (read(sfd, &si, sizeof(si)) == sizeof(si))
+                if (si.ssi_signo != SIGCHLD)
+                        return (int) si.ssi_signo;
+        return 0;
+}
+
+/* The smaller poll() timeout of two, -1 being none. */
+static int timeout_min(int a_ms, int b_ms) {
+        return a_ms < 0 ? b_ms : b_ms < 0 || a_ms < b_ms ? a_ms : b_ms;
+}
+
 int run_reset(const struct agent_options *o) {
-        int sfd = signal_fd_new();
+        struct agent_child child = {};
+        int sfd = signal_fd_new(), sig = 0, status = -1;
+        pid_t pid;
+
         if (sfd < 0)
                 return 1;
         /* readahead-ctl says what it put back, on stderr as ours. */
-        int r = run_ctl(o, "reset", NULL, NULL);
-        agent_log(r == 0 ? LOG_INFO : LOG_ERR, NULL, 0, "readahead-ctl reset %s; waiting for SIGTERM",
-                  r == 0 ? "done" : "failed");
+        int r = ctl_spawn(o, "reset", NULL, -1, &pid);
+        if (r < 0)
+                agent_log(LOG_ERR, NULL, 0, "cannot run %s: %s", o->ctl_path, strerror(-r));
+        else {
+                child_start(&child, pid, now_ms(), CTL_TIMEOUT_MAX_SEC * 1000);
+                /* Still answering SIGTERM, and stopping a reset that hangs. */
+                while (!child_reap(&child, &status)) {
+                        struct pollfd p = { .fd = sfd, .events = POLLIN };
+                        if (poll(&p, 1, child_timeout_ms(&child, now_ms())) > 0 && (sig = signal_read(sfd)))
+                                break;
+                        if (child_enforce(&child, now_ms()))
+                                agent_log(LOG_ERR, NULL, 0, "readahead-ctl reset still running after %u s: stopped",
+                                          CTL_TIMEOUT_MAX_SEC);
+                }
+        }
+        if (sig) {
+                child_stop(&child);
+                agent_log(LOG_INFO, NULL, 0, "%s: stopping, readahead-ctl reset not finished", strsignal(sig));
+                close(sfd);
+                return 0;
+        }
+        bool done = r == 0 && status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+        agent_log(done ? LOG_INFO : LOG_ERR, NULL, 0, "readahead-ctl reset %s; waiting for SIGTERM",
+                  done ? "done" : "failed");
         struct pollfd p = { .fd = sfd, .events = POLLIN };
-        while (poll(&p, 1, -1) < 0 && errno == EINTR)
-                ;
+        while (!sig && (poll(&p, 1, -1) >= 0 || errno == EINTR))
+                sig = signal_read(sfd);
         close(sfd);
-        return r == 0 ? 0 : 1;
+        return done ? 0 : 1;
 }
 
 /* Until SIGTERM or SIGINT (0) or a failed poll (1): udev's events, the
  * mount table's changes, and the check every check_sec. */
 static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_monitor *mon, int sfd,
-                      int mfd) {
+                      int mfd, struct metrics_run *metrics) {
         uint64_t due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
         for (;;) {
                 struct pollfd fds[] = {
@@ -205,18 +188,21 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                         { .fd = udev_monitor_get_fd(mon), .events = POLLIN },
                         { .fd = mfd, .events = POLLPRI },
                 };
-                int n = poll(fds, mfd >= 0 ? 3 : 2, watch_poll_timeout_ms(now_ms(), due_ms));
+                uint64_t now = now_ms();
+                int n = poll(fds, mfd >= 0 ? 3 : 2,
+                             timeout_min(watch_poll_timeout_ms(now, due_ms), metrics_timeout_ms(metrics, now)));
                 if (n < 0 && errno != EINTR) {
                         agent_log(LOG_ERR, NULL, 0, "poll failed: %m");
                         return 1;
                 }
-                if (fds[0].revents & POLLIN) {
-                        struct signalfd_siginfo si;
-                        if (read(sfd, &si, sizeof(si)) == sizeof(si))
-                                agent_log(LOG_INFO, NULL, 0, "%s: stopping; read_ahead_kb values stay as set",
-                                          strsignal((int) si.ssi_signo));
+                int sig = fds[0].revents & POLLIN ? signal_read(sfd) : 0;
+                if (sig) {
+                        agent_log(LOG_INFO, NULL, 0, "%s: stopping; read_ahead_kb values stay as set",
+                                  strsignal(sig));
                         return 0;
                 }
+                /* After SIGCHLD, or when the child's time is up. */
+                metrics_continue(o, metrics, now_ms());
                 if (fds[1].revents & POLLIN) {
                         struct udev_device *dev;
                         while ((dev = udev_monitor_receive_device(mon))) {
@@ -234,7 +220,7 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                         o->recheck = true;
                         pass_all(o, udev, true, &checked);
                         o->recheck = false;
-                        write_metrics(o);
+                        metrics_start(o, metrics, now_ms());
                         due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
                 }
         }
@@ -244,6 +230,7 @@ int run_watch(struct agent_options *o) {
         struct udev *udev = udev_new();
         struct udev_monitor *mon = NULL;
         int sfd = -1, mfd = -1, ret = 1;
+        struct metrics_run metrics = { .file = { .dir_fd = -1, .fd = -1 } };
 
         /* The handlers print udev's READAHEAD_* lines; here nobody reads them. */
         int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -271,13 +258,14 @@ int run_watch(struct agent_options *o) {
         struct pass_count count = {};
         o->no_wait = true;
         pass_all(o, udev, true, &count);
-        write_metrics(o);
+        metrics_start(o, &metrics, now_ms());
         agent_log(LOG_INFO, NULL, 0,
                   "version %s, watching: %u disks and %u mounts at start, udev events, %s, a check every %u s",
                   RA_VERSION, count.disks, count.bdis, ra_mountinfo_path(), o->check_sec);
 
-        ret = watch_loop(o, udev, mon, sfd, mfd);
+        ret = watch_loop(o, udev, mon, sfd, mfd, &metrics);
 out:
+        metrics_stop(&metrics);
         if (mfd >= 0)
                 close(mfd);
         if (sfd >= 0)
