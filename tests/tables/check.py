@@ -16,6 +16,11 @@ program prints its tables (readahead-ctl --list-verbs, --list-options,
   tests/fuzz/profile.dict       keys
   tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
 
+The agent's own gauge, named once in src/agent/metrics-file.h
+(METRICS_LAST_SUCCESS_GAUGE, appended after readahead-ctl's gauges under
+--watch --metrics-file), must be in readahead-agent(8) --metrics-file,
+README's Prometheus section and deploy/kubernetes/README.md's Metrics.
+
 The completion's lists and the dictionary must not name anything the tables
 lack either. Run: ctest -R tables -V (or RA_CTL=build/readahead-ctl
 RA_SOURCE_DIR=. python3 tests/tables/check.py).
@@ -144,6 +149,16 @@ for sec, keys in KEYS.items():
     found = [k for line in text.splitlines() if line.startswith("*")
              for k in re.findall(r"\*([A-Z][A-Za-z]*)=\*", line)]
     check_has(f"readahead.conf(5) {sec} section", f"{sec} keys", keys, found)
+
+# ---- the agent's own gauge ---------------------------------------------------------
+m = re.search(r'^#define METRICS_LAST_SUCCESS_GAUGE "(readahead_[a-z_]+)"$', read("src/agent/metrics-file.h"), re.M)
+AGENT_GAUGES = [m.group(1)] if m else ratest.die("no METRICS_LAST_SUCCESS_GAUGE in src/agent/metrics-file.h")
+check_has("readahead-agent(8) --metrics-file", "agent's gauges", AGENT_GAUGES,
+          re.findall(r"\*(readahead_[a-z_]+)\*", section(read("man/readahead-agent.8.scd"), r"^\*--metrics-file\*", r"^\*--")))
+check_has("README's Prometheus section", "agent's gauges", AGENT_GAUGES,
+          re.findall(r"`(readahead_[a-z_]+)`", section(readme, r"^### Prometheus$", r"^#")))
+check_has("deploy/kubernetes/README.md's Metrics", "agent's gauges", AGENT_GAUGES,
+          re.findall(r"`(readahead_[a-z_]+)`", section(read("deploy/kubernetes/README.md"), r"^## Metrics$", r"^#")))
 
 # ---- the fuzzer's dictionary and corpus ---------------------------------------
 dict_keys = re.findall(r'^"([A-Z][A-Za-z]*)="$', read("tests/fuzz/profile.dict"), re.M)
