@@ -62,6 +62,16 @@ stub() {
         echo "$tmp/$1"
 }
 
+# wait_nonempty SECONDS FILE: FILE has bytes.
+wait_nonempty() {
+        local i
+        for i in $(seq $(($1 * 20))); do
+                [ -s "$2" ] && return 0
+                sleep 0.05
+        done
+        return 1
+}
+
 # start_agent ARGS...: the agent in the testbed, in the background; its pid
 # in $agent_pid (the agent's own, not umockdev-run's), its stderr in $log.
 start_agent() {
@@ -70,10 +80,7 @@ start_agent() {
         umockdev-run -d "$tree" -- sh -c 'echo $$ >"$1"; log=$2; shift 2; exec "$@" 2>>"$log"' \
                 sh "$tmp/agent.pid" "$log" "$RA_AGENT" --root "$tmp/root" "$@" &
         umockdev_pid=$!
-        for _ in $(seq 100); do
-                [ -s "$tmp/agent.pid" ] && break
-                sleep 0.05
-        done
+        wait_nonempty 5 "$tmp/agent.pid" || true
         agent_pid=$(cat "$tmp/agent.pid")
 }
 
@@ -203,10 +210,7 @@ child-signals)
         ctl=$(stub sig-ctl "grep -E '^Sig(Blk|Ign):' /proc/self/status | tee -a '$tmp/sigs'")
         start_agent --watch --check-sec 60 --metrics-file "$metrics" --ctl "$ctl"
         wait_log 10 'watching:' || fail "the agent started: $(cat "$log")"
-        for _ in $(seq 100); do
-                [ -s "$metrics" ] && break
-                sleep 0.05
-        done
+        wait_nonempty 5 "$metrics" || true
         stop_agent child-signals
         signals_clean "--watch's" "$metrics"
         start_agent --reset --ctl "$ctl"
@@ -218,10 +222,7 @@ child-signals)
 hung-reset)
         ctl=$(stub hung-ctl "echo \$\$ >>'$tmp/ctl.pids'; while :; do sleep 0.1; done")
         start_agent --reset --ctl "$ctl"
-        for _ in $(seq 100); do
-                [ -s "$tmp/ctl.pids" ] && break
-                sleep 0.05
-        done
+        wait_nonempty 5 "$tmp/ctl.pids" || true
         stop_agent hung-reset
         wait_log 1 'stopping, readahead-ctl reset not finished' && ok "the unfinished reset is logged" ||
                 fail "the unfinished reset is logged: $(cat "$log")"
@@ -254,10 +255,7 @@ gauge)
         t0=$(date +%s)
         start_agent --watch --check-sec 60 --metrics-file "$metrics" --ctl "$RA_CTL"
         wait_log 10 'watching:' || fail "the agent started: $(cat "$log")"
-        for _ in $(seq 100); do
-                [ -s "$metrics" ] && break
-                sleep 0.05
-        done
+        wait_nonempty 5 "$metrics" || true
         stop_agent gauge
         t1=$(date +%s)
         grep -q '^readahead_current_bytes{device="mmcblk0",kind="block",class="ssd"} ' "$metrics" &&
