@@ -4,11 +4,11 @@
  * three descriptors: udev's monitor (the host's udevd, through the host's
  * network namespace), the mount table (POLLPRI on every change, so that a
  * network mount whose bdi came first is decided once it is mounted), and
- * SIGTERM/SIGINT. Every device goes through handle_block() or handle_bdi(),
+ * the signals (SIGTERM/SIGINT; SIGCHLD of the readahead-ctl that writes the
+ * metrics, metrics.c, which never blocks the loop). Every device goes through handle_block() or handle_bdi(),
  * which load the configuration each time: a ConfigMap update applies at the
  * next event or check with no reload logic.
  */
-#define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
