@@ -14,7 +14,8 @@
 #   drift           a value written behind its back is put back within one
 #                   check period, and the log says it drifted
 #   metrics         a real node_exporter scrapes the textfile the pod writes:
-#                   the loop device's target, current and drift gauges
+#                   the loop device's target, current and drift gauges, and
+#                   the agent's recent readahead_metrics_last_success_timestamp_seconds
 #   stop-reset      SIGTERM (pod stop) ends it at once with exit code 0 and
 #                   leaves the values; deleting the pod too; the reset
 #                   manifest's pod gives the kernel's values back
@@ -187,6 +188,10 @@ metrics)
         ra_expect_eq "readahead_target_bytes{$labels}" "$(metric readahead_target_bytes)" $((512 * 1024))
         ra_expect_eq "readahead_current_bytes{$labels}" "$(metric readahead_current_bytes)" $((512 * 1024))
         ra_expect_eq "readahead_drift{$labels}" "$(metric readahead_drift)" 0
+        # The agent's own gauge, after readahead-ctl's: the time of the write.
+        last=$(sed -n 's/^readahead_metrics_last_success_timestamp_seconds //p' <<<"$out" | awk '{ printf "%.0f", $1 }')
+        [ -n "$last" ] && (($(date +%s) - last <= check_sec + 5)) ||
+                ra_fail "readahead_metrics_last_success_timestamp_seconds is not a recent time: '$last'"
         ;;
 stop-reset)
         ra_attach 20G disk
