@@ -16,6 +16,10 @@
 #                   stopped after the check period (SIGTERM, then SIGKILL),
 #                   reaped, logged; the agent keeps checking and answers
 #                   SIGTERM within a second meanwhile
+#   event-while-hung  while that readahead-ctl hangs, a change event for a
+#                   disk whose value drifted is served at once
+#                   (watch-event.py, under umockdev-wrapper: it sends the
+#                   uevent; needs python3-gi and gir1.2-umockdev-1.0)
 #   child-signals   the readahead-ctl child of --watch and of --reset blocks
 #                   and ignores no signal (/proc/self/status SigBlk, SigIgn)
 #   hung-reset      --reset with a readahead-ctl that hangs: SIGTERM still
@@ -205,6 +209,19 @@ hung-ctl)
         done
         [ ! -e "$metrics" ] && ok "no metrics file written" || fail "no metrics file written"
         no_temporaries
+        ;;
+event-while-hung)
+        py=
+        for p in python3 /usr/bin/python3; do
+                if "$p" -c 'import gi; gi.require_version("UMockdev", "1.0")' 2>/dev/null; then
+                        py=$p
+                        break
+                fi
+        done
+        [ -n "$py" ] || ra_umock_missing watch-metrics "no python3 with gi and UMockdev (python3-gi, gir1.2-umockdev-1.0)"
+        ctl=$(stub hung-ctl "echo \$\$ >>'$tmp/ctl.pids'; trap '' TERM; while :; do sleep 0.1; done")
+        umockdev-wrapper "$py" "$here/watch-event.py" "$tree" "$log" "$tmp/ctl.pids" "$RA_AGENT" --root "$tmp/root" \
+                --watch --check-sec 30 --metrics-file "$metrics" --ctl "$ctl" || failed=1
         ;;
 child-signals)
         ctl=$(stub sig-ctl "grep -E '^Sig(Blk|Ign):' /proc/self/status | tee -a '$tmp/sigs'")
