@@ -81,7 +81,8 @@ int ctl_spawn(const struct agent_options *o, const char *verb, const char *forma
 
 struct agent_child {
         pid_t pid; /* 0: none */
-        uint64_t term_at_ms, kill_at_ms;
+        uint64_t term_at_ms; /* SIGTERM then */
+        uint64_t kill_at_ms; /* SIGKILL then, once SIGTERM was sent */
         bool terminated, killed; /* SIGTERM, SIGKILL sent */
 };
 

@@ -133,9 +133,7 @@ int ctl_spawn(const struct agent_options *o, const char *verb, const char *forma
 }
 
 void child_start(struct agent_child *c, pid_t pid, uint64_t now_ms, unsigned timeout_ms) {
-        *c = (struct agent_child){ .pid = pid,
-                                   .term_at_ms = now_ms + timeout_ms,
-                                   .kill_at_ms = now_ms + timeout_ms + CHILD_KILL_GRACE_MS };
+        *c = (struct agent_child){ .pid = pid, .term_at_ms = now_ms + timeout_ms };
 }
 
 int child_reap(struct agent_child *c, int *ret_status) {
@@ -159,7 +157,7 @@ int child_timeout_ms(const struct agent_child *c, uint64_t now_ms) {
         if (c->pid <= 0 || c->killed)
                 return -1; /* none, or SIGKILL sent: its SIGCHLD will come */
         uint64_t at_ms = c->terminated ? c->kill_at_ms : c->term_at_ms;
-        return at_ms <= now_ms ? 0 : (int) (at_ms - now_ms); /* at most a minute and a second */
+        return at_ms <= now_ms ? 0 : (int) (at_ms - now_ms); /* at most CTL_TIMEOUT_MAX_SEC */
 }
 
 bool child_enforce(struct agent_child *c, uint64_t now_ms) {
@@ -168,6 +166,7 @@ bool child_enforce(struct agent_child *c, uint64_t now_ms) {
         if (!c->terminated && now_ms >= c->term_at_ms) {
                 (void) kill(c->pid, SIGTERM);
                 c->terminated = true;
+                c->kill_at_ms = now_ms + CHILD_KILL_GRACE_MS; /* a full grace, however late this ran */
                 return true;
         }
         if (c->terminated && now_ms >= c->kill_at_ms) {
