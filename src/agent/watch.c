@@ -51,10 +51,11 @@ static int pass_all(const struct agent_options *o, struct udev *udev, bool disks
 
         if (!e)
                 return -ENOMEM;
-        if (disks) {
+        /* No DEVTYPE=disk match: libudev ANDs it with the subsystems, which
+         * left every bdi out of the start and the checks. handle_event()
+         * passes partitions over. */
+        if (disks)
                 udev_enumerate_add_match_subsystem(e, "block");
-                udev_enumerate_add_match_property(e, "DEVTYPE", "disk");
-        }
         udev_enumerate_add_match_subsystem(e, "bdi");
         int r = udev_enumerate_scan_devices(e);
         if (r < 0) {

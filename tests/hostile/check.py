@@ -735,7 +735,7 @@ def watch_event_identity():
     with 0:54 mounted (accepted as 0:54 before), and sdr's DEVPATH with
     /.. after it (logged '(null): cannot read device facts' before) are
     refused and logged, nothing written; sdr's true event, before and after
-    them, is still written."""
+    them, is still written. The start pass sets the mounted bdis too."""
     nf.set_meminfo(nf.MEM_16G_KB)
     nf.set_mountinfo([NFS4_1M, nf.NFS3_32K])
     since = time.strftime("%Y-%m-%d %H:%M:%S")
@@ -746,6 +746,14 @@ def watch_event_identity():
             fail("--watch starts", "'watching' logged", agent.log()[-500:])
             return
         ok("--watch started")
+        # The start pass covers the bdis too (0.2.0 enumerated block AND
+        # DEVTYPE=disk, which no bdi has: mounts were left to the next change).
+        check_eq("0:53 (NFS 4.2, rsize 1M) after the start", "4096", nf.bdi_ra("0:53"))
+        check_eq("0:54 (NFS 3, rsize 32K) after the start", "1024", nf.bdi_ra("0:54"))
+        if re.search(rb"watching: 6 disks and 4 mounts at start", agent.log()):
+            ok("the start counts the tree's 6 disks and its 4 bdis of ours (0:53 to 0:56)")
+        else:
+            fail("the start counts 6 disks and 4 mounts", "watching: 6 disks and 4 mounts at start", agent.log()[-300:])
         agent.new_log()
         seq = [100]
 
