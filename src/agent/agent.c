@@ -54,7 +54,8 @@ static void help(void) {
 static int mountinfo_type_check(const char *path) {
         int fd = ra_mountinfo_open();
         if (fd == -EBADFD) {
-                fprintf(stderr, "readahead-agent: --mountinfo %s: %s, refused\n", path, ra_mountinfo_strerror(fd));
+                fprintf(stderr, "readahead-agent: --mountinfo %s: %s, refused\n", path,
+                        ra_mountinfo_strerror(fd));
                 return fd;
         }
         if (fd >= 0)
