@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 
 #include "agent.h"
 #include "journal.h"
+#include "mountinfo.h"
 #include "watch.h"
 
 static void help(void) {
@@ -46,6 +48,21 @@ static void help(void) {
                "  --ctl PATH   the readahead-ctl that --watch and --reset run\n"
                "               (default " RA_CTL_PATH ")\n"
                "  --help, --version\n");
+}
+
+/* A FIFO, device or socket as --mountinfo is refused at once: it would block
+ * the start, or wake the watch loop for ever. A file that is not there (yet)
+ * is left to the readers, which say so. */
+static int mountinfo_type_check(const char *path) {
+        int fd = ra_mountinfo_open();
+        if (fd == -EBADFD) {
+                fprintf(stderr, "readahead-agent: --mountinfo %s: %s, refused\n", path,
+                        ra_mountinfo_strerror(fd));
+                return fd;
+        }
+        if (fd >= 0)
+                close(fd);
+        return 0;
 }
 
 static int parse_argv(int argc, char **argv, struct agent_options *o) {
@@ -98,6 +115,8 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         /* Through the environment: the waiter and readahead-ctl read it too. */
                         if (setenv("READAHEAD_MOUNTINFO", optarg, 1) < 0)
                                 return -errno;
+                        if (mountinfo_type_check(optarg) < 0)
+                                return -EINVAL;
                         break;
                 case 'M':
                         o->metrics_file = optarg;
@@ -119,10 +138,6 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 return -EINVAL;
         }
         return 1;
-}
-
-static bool streq_ptr(const char *a, const char *b) {
-        return a && b && strcmp(a, b) == 0;
 }
 
 /*
@@ -174,16 +189,9 @@ static int run(const struct agent_options *o) {
                 goto out; /* not a udev event, or a device we cannot see: nothing to do */
 
         /* The rule guards these too; checking again keeps a hand-run agent harmless. */
-        const char *action = udev_device_get_action(dev);
-        const char *subsystem = udev_device_get_subsystem(dev);
-        if (streq_ptr(subsystem, "block") && streq_ptr(udev_device_get_devtype(dev), "disk") &&
-            (streq_ptr(action, "add") || streq_ptr(action, "change"))) {
-                if (event_check(dev, true) == 0)
-                        handle_block(o, dev);
-        } else if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add")) {
-                if (event_check(dev, false) == 0)
-                        handle_bdi(o, udev, udev_device_get_sysname(dev));
-        }
+        struct event_fields fields;
+        event_fields_from_environment(&fields);
+        handle_event(o, udev, dev, &fields, udev_device_get_action(dev));
 out:
         udev_device_unref(dev);
         udev_unref(udev);

@@ -47,9 +47,23 @@ bool plan_changes_value(const struct ra_plan *plan);
  * to), logs it and prints READAHEAD_*. */
 void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts, const struct ra_plan *plan);
 
-/* Whether the event's DEVPATH, name and MAJOR:MINOR (block) agree with each
- * other as sysfs says: 0, or -EINVAL after logging the refusal. */
-int event_check(struct udev_device *dev, bool block);
+/* The fields of an event the identity check reads, as the sender wrote
+ * them: udev's environment for the RUN helper, the properties libudev read
+ * from the monitor's message (or from sysfs) for --watch. */
+struct event_fields {
+        const char *devpath, *major, *minor, *devname;
+};
+void event_fields_from_environment(struct event_fields *ret);
+void event_fields_from_device(struct udev_device *dev, struct event_fields *ret);
+
+/* Every event, whatever mode received it: the udev rule's guards (action,
+ * subsystem, devtype), then the identity check (DEVPATH, name and
+ * MAJOR:MINOR agree with each other as sysfs says; a refusal is logged as
+ * "event refused: ..." and nothing is written), then the block or bdi
+ * handler. action: the event's, or "add" for a device found by a pass.
+ * 0, or -EINVAL for a refused event. */
+int handle_event(const struct agent_options *o, struct udev *udev, struct udev_device *dev,
+                 const struct event_fields *e, const char *action);
 
 /* A whole disk's add or change event. */
 int handle_block(const struct agent_options *o, struct udev_device *dev);

@@ -31,8 +31,8 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
                 goto out; /* not a bdi of ours, or gone already */
         if (r < 0 && r != -ENOENT) {
                 /* Waiting cannot help: mountinfo too large, out of memory. */
-                agent_log(LOG_ERR, NULL, 0, "%s: cannot look up its mount in /proc/self/mountinfo: %s", bdi,
-                          ra_mountinfo_strerror(r));
+                agent_log(LOG_ERR, NULL, 0, "%s: cannot look up its mount in %s: %s", bdi,
+                          ra_mountinfo_path(), ra_mountinfo_strerror(r));
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }

@@ -28,8 +28,10 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
         ra_facts_init(&facts);
         r = ra_gather_block_keys(dev, keys, n_keys, &facts);
         if (r < 0) {
+                /* libudev has no name for a DEVPATH ending in "/..": never a NULL for %s. */
+                const char *name = udev_device_get_sysname(dev);
                 agent_log(LOG_WARNING, NULL, 0, "%s: cannot read device facts: %s, ignoring",
-                          udev_device_get_sysname(dev), strerror(-r));
+                          name ? name : "a device with no name", strerror(-r));
                 printf("READAHEAD_RESULT=failed\n");
                 goto out;
         }

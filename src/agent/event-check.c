@@ -8,6 +8,11 @@
  * root with whatever environment it is given, so a DEVPATH with ".." in it,
  * a name that is not DEVPATH's last component, or a MAJOR:MINOR of another
  * disk is refused (logged, nothing written), never trusted.
+ *
+ * handle_event() is the one way in for every mode: the udev RUN helper (the
+ * event in its environment), --watch's monitor (the event in a netlink
+ * message anyone with the socket's address may forge) and --watch's passes
+ * over sysfs all pass this check before a handler runs.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,8 +24,10 @@
 
 #include "agent.h"
 #include "fileio.h"
+#include "gather.h"
 #include "journal.h"
 #include "text.h"
+#include "watch.h"
 
 /* Longer than any real sysfs path (the kernel's own limit is PATH_MAX). */
 #define DEVPATH_MAX 1024
@@ -82,10 +89,11 @@ static bool subsystem_is(const char *devpath, const char *subsystem) {
         return ra_read_link_basename(path, name, sizeof(name)) == 0 && strcmp(name, subsystem) == 0;
 }
 
-static const char *block_problem(struct udev_device *dev, const char *devpath) {
+static const char *block_problem(struct udev_device *dev, const struct event_fields *e) {
+        const char *devpath = e->devpath;
         char path[DEVPATH_MAX + 64], dev_attr[32], want[32], given[64];
         dev_t devnum = udev_device_get_devnum(dev);
-        const char *devname = getenv("DEVNAME");
+        const char *devname = e->devname;
 
         if (!name_matches_devpath(udev_device_get_sysname(dev), devpath))
                 return "its name is not DEVPATH's last component";
@@ -101,7 +109,7 @@ static const char *block_problem(struct udev_device *dev, const char *devpath) {
         if (ra_read_string_file(path, dev_attr, sizeof(dev_attr)) < 0)
                 return "sysfs has no device number at DEVPATH";
         /* Both as the kernel prints them, and as libudev read them. */
-        ra_str_join(given, sizeof(given), getenv("MAJOR") ?: "", ":", getenv("MINOR") ?: "", NULL);
+        ra_str_join(given, sizeof(given), e->major ?: "", ":", e->minor ?: "", NULL);
         if (strcmp(dev_attr, given) != 0 || strcmp(dev_attr, want) != 0)
                 return "MAJOR:MINOR is not the device number sysfs gives DEVPATH";
         if (!subsystem_is(devpath, "block"))
@@ -112,8 +120,9 @@ static const char *block_problem(struct udev_device *dev, const char *devpath) {
         return NULL;
 }
 
-static const char *bdi_problem(struct udev_device *dev, const char *devpath) {
+static const char *bdi_problem(struct udev_device *dev, const struct event_fields *e) {
         static const char prefix[] = "/devices/virtual/bdi/";
+        const char *devpath = e->devpath;
         const char *name = udev_device_get_sysname(dev);
         char path[DEVPATH_MAX + 64];
 
@@ -121,7 +130,7 @@ static const char *bdi_problem(struct udev_device *dev, const char *devpath) {
                 return "DEVPATH is not /devices/virtual/bdi/NAME";
         if (!name_matches_devpath(name, devpath))
                 return "its name is not DEVPATH's last component";
-        if (udev_device_get_devnum(dev) != 0 || getenv("MAJOR") || getenv("MINOR") || getenv("DEVNAME"))
+        if (udev_device_get_devnum(dev) != 0 || e->major || e->minor || e->devname)
                 return "a bdi has no MAJOR:MINOR and no DEVNAME";
         ra_str_join(path, sizeof(path), "/sys/class/bdi/", name, NULL);
         int r = link_names_devpath(path, devpath);
@@ -143,25 +152,60 @@ static void printable(char *dst, size_t size, const char *s) {
         dst[i] = '\0';
 }
 
-int event_check(struct udev_device *dev, bool block) {
-        const char *devpath = getenv("DEVPATH");
-        const char *problem = devpath_problem(devpath);
+void event_fields_from_environment(struct event_fields *ret) {
+        *ret = (struct event_fields) {
+                .devpath = getenv("DEVPATH"),
+                .major = getenv("MAJOR"),
+                .minor = getenv("MINOR"),
+                .devname = getenv("DEVNAME"),
+        };
+}
+
+void event_fields_from_device(struct udev_device *dev, struct event_fields *ret) {
+        *ret = (struct event_fields) {
+                .devpath = udev_device_get_property_value(dev, "DEVPATH"),
+                .major = udev_device_get_property_value(dev, "MAJOR"),
+                .minor = udev_device_get_property_value(dev, "MINOR"),
+                .devname = udev_device_get_property_value(dev, "DEVNAME"),
+        };
+}
+
+/* Whether the event's DEVPATH, name and MAJOR:MINOR (block) agree with each
+ * other as sysfs says: 0, or -EINVAL after logging the refusal. */
+static int event_check(struct udev_device *dev, const struct event_fields *e, bool block) {
+        const char *problem = devpath_problem(e->devpath);
 
         /* libudev read the same variable: a DEVPATH it changed is not the one checked. */
-        if (!problem && strcmp(devpath, udev_device_get_devpath(dev) ?: "") != 0)
+        if (!problem && strcmp(e->devpath, udev_device_get_devpath(dev) ?: "") != 0)
                 problem = "libudev reads DEVPATH otherwise";
         if (!problem)
-                problem = block ? block_problem(dev, devpath) : bdi_problem(dev, devpath);
+                problem = block ? block_problem(dev, e) : bdi_problem(dev, e);
         if (!problem)
                 return 0;
 
         char shown_path[160], shown_major[24], shown_minor[24];
-        printable(shown_path, sizeof(shown_path), devpath);
-        printable(shown_major, sizeof(shown_major), getenv("MAJOR"));
-        printable(shown_minor, sizeof(shown_minor), getenv("MINOR"));
+        printable(shown_path, sizeof(shown_path), e->devpath);
+        printable(shown_major, sizeof(shown_major), e->major);
+        printable(shown_minor, sizeof(shown_minor), e->minor);
         agent_log(LOG_ERR, NULL, 0,
                   "event refused: %s (DEVPATH=%s MAJOR=%s MINOR=%s); read_ahead_kb left alone", problem,
                   shown_path, shown_major, shown_minor);
         printf("READAHEAD_RESULT=refused\n");
         return -EINVAL;
+}
+
+int handle_event(const struct agent_options *o, struct udev *udev, struct udev_device *dev,
+                 const struct event_fields *e, const char *action) {
+        enum watch_event kind =
+                watch_classify(udev_device_get_subsystem(dev), udev_device_get_devtype(dev), action);
+
+        if (kind == WATCH_IGNORE)
+                return 0;
+        if (event_check(dev, e, kind == WATCH_BLOCK) < 0)
+                return -EINVAL;
+        if (kind == WATCH_BLOCK)
+                return handle_block(o, dev);
+        /* A disk's own bdi is the disk's queue: its block event decides it. */
+        const char *name = udev_device_get_sysname(dev);
+        return ra_bdi_is_ours(name) ? handle_bdi(o, udev, name) : 0;
 }

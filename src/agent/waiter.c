@@ -109,6 +109,12 @@ static void real_sleep(void *userdata, unsigned ms) {
                 return;
         }
         (void) poll(&p, 1, (int) ms);
+        if (p.revents & (POLLHUP | POLLNVAL)) {
+                /* It would wake every poll() at once from now on: sleep without it. */
+                close(w->mountinfo_fd);
+                w->mountinfo_fd = -1;
+                return;
+        }
         if (p.revents & POLLPRI) {
                 /* Re-arm: the event is consumed by reading. */
                 char buf[4096];
@@ -128,8 +134,8 @@ static int report_no_mount(const char *bdi, enum mount_wait_result res, int erro
                 return 0;
         case MOUNT_WAIT_ERROR:
                 agent_log(LOG_ERR, NULL, 0,
-                          "%s: cannot look up its mount in /proc/self/mountinfo: %s; read_ahead_kb not changed", bdi,
-                          ra_mountinfo_strerror(error));
+                          "%s: cannot look up its mount in %s: %s; read_ahead_kb not changed", bdi,
+                          ra_mountinfo_path(), ra_mountinfo_strerror(error));
                 return 1;
         default:
                 snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", bdi);
@@ -162,7 +168,9 @@ int wait_bdi(const struct agent_options *o, const char *bdi) {
                 return 1;
         ra_facts_init(&w.facts);
         w.udev = udev_new(); /* for btrfs members' classes; without it they are unknown */
-        w.mountinfo_fd = open(ra_mountinfo_path(), O_RDONLY | O_CLOEXEC);
+        w.mountinfo_fd = ra_mountinfo_open(); /* not a regular file: sleep without noticing changes */
+        if (w.mountinfo_fd < 0)
+                w.mountinfo_fd = -1;
 
         const struct mount_wait_ops ops = {
                 .now_ms = real_now_ms,

@@ -5,7 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gather.h"
 #include "watch.h"
 
 static bool streq_ptr(const char *a, const char *b) {
@@ -13,12 +12,11 @@ static bool streq_ptr(const char *a, const char *b) {
 }
 
 /* The udev rule's guards, for events that reach us without the rule. */
-enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action,
-                                const char *sysname) {
+enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action) {
         if (streq_ptr(subsystem, "block") && streq_ptr(devtype, "disk") &&
             (streq_ptr(action, "add") || streq_ptr(action, "change")))
                 return WATCH_BLOCK;
-        if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add") && sysname && ra_bdi_is_ours(sysname))
+        if (streq_ptr(subsystem, "bdi") && streq_ptr(action, "add"))
                 return WATCH_BDI;
         return WATCH_IGNORE;
 }

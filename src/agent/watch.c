@@ -5,7 +5,9 @@
  * network namespace), the mount table (POLLPRI on every change, so that a
  * network mount whose bdi came first is decided once it is mounted), and
  * the signals (SIGTERM/SIGINT; SIGCHLD of the readahead-ctl that writes the
- * metrics, metrics.c, which never blocks the loop). Every device goes through handle_block() or handle_bdi(),
+ * metrics, metrics.c, which never blocks the loop). Every device goes through
+ * handle_event(), as the udev helper's do: the identity check, then
+ * handle_block() or handle_bdi(),
  * which load the configuration each time: a ConfigMap update applies at the
  * next event or check with no reload logic.
  */
@@ -49,10 +51,11 @@ static int pass_all(const struct agent_options *o, struct udev *udev, bool disks
 
         if (!e)
                 return -ENOMEM;
-        if (disks) {
+        /* No DEVTYPE=disk match: libudev ANDs it with the subsystems, which
+         * left every bdi out of the start and the checks. handle_event()
+         * passes partitions over. */
+        if (disks)
                 udev_enumerate_add_match_subsystem(e, "block");
-                udev_enumerate_add_match_property(e, "DEVTYPE", "disk");
-        }
         udev_enumerate_add_match_subsystem(e, "bdi");
         int r = udev_enumerate_scan_devices(e);
         if (r < 0) {
@@ -63,38 +66,21 @@ static int pass_all(const struct agent_options *o, struct udev *udev, bool disks
                 struct udev_device *dev = udev_device_new_from_syspath(udev, udev_list_entry_get_name(entry));
                 if (!dev)
                         continue; /* gone since the scan */
-                /* The enumeration has no action: classify as the add it stands for. */
-                switch (watch_classify(udev_device_get_subsystem(dev), udev_device_get_devtype(dev), "add",
-                                       udev_device_get_sysname(dev))) {
-                case WATCH_BLOCK:
-                        handle_block(o, dev);
-                        count->disks++;
-                        break;
-                case WATCH_BDI:
-                        handle_bdi(o, udev, udev_device_get_sysname(dev));
-                        count->bdis++;
-                        break;
-                default:
-                        break;
+                /* The enumeration has no action: handled as the add it stands for. */
+                struct event_fields fields;
+                event_fields_from_device(dev, &fields);
+                enum watch_event kind =
+                        watch_classify(udev_device_get_subsystem(dev), udev_device_get_devtype(dev), "add");
+                if (handle_event(o, udev, dev, &fields, "add") == 0) {
+                        if (kind == WATCH_BLOCK)
+                                count->disks++;
+                        else if (kind == WATCH_BDI && ra_bdi_is_ours(udev_device_get_sysname(dev)))
+                                count->bdis++;
                 }
                 udev_device_unref(dev);
         }
         udev_enumerate_unref(e);
         return 0;
-}
-
-static void handle_event(const struct agent_options *o, struct udev *udev, struct udev_device *dev) {
-        switch (watch_classify(udev_device_get_subsystem(dev), udev_device_get_devtype(dev),
-                               udev_device_get_action(dev), udev_device_get_sysname(dev))) {
-        case WATCH_BLOCK:
-                handle_block(o, dev);
-                break;
-        case WATCH_BDI:
-                handle_bdi(o, udev, udev_device_get_sysname(dev));
-                break;
-        default:
-                break;
-        }
 }
 
 static struct udev_monitor *monitor_new(struct udev *udev) {
@@ -203,10 +189,30 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                 }
                 /* After SIGCHLD, or when the child's time is up. */
                 metrics_continue(o, metrics, now_ms());
-                if (fds[1].revents & POLLIN) {
+                /* poll() reports these whatever was asked, and at once again and again
+                 * until something changes: each is consumed here, or its descriptor is
+                 * no longer polled (the cause of a loop at 88% of a CPU on a FIFO whose
+                 * writer had gone, when only POLLPRI and POLLERR were looked at). */
+                if (fds[1].revents & (POLLHUP | POLLNVAL)) {
+                        agent_log(LOG_ERR, NULL, 0, "udev's event socket failed; stopping");
+                        return 1;
+                }
+                if (mfd >= 0 && (fds[2].revents & (POLLHUP | POLLNVAL))) {
+                        agent_log(LOG_WARNING, NULL, 0,
+                                  "%s hung up; network mounts are decided by the periodic check only",
+                                  ra_mountinfo_path());
+                        mfd = -1; /* closed by run_watch() */
+                        continue;
+                }
+                /* POLLERR: an overflow (ENOBUFS), which the next receive reports and clears. */
+                if (fds[1].revents & (POLLIN | POLLERR)) {
                         struct udev_device *dev;
                         while ((dev = udev_monitor_receive_device(mon))) {
-                                handle_event(o, udev, dev);
+                                /* Anyone who can send to the socket can forge one: checked as the
+                                 * udev helper's are. */
+                                struct event_fields fields;
+                                event_fields_from_device(dev, &fields);
+                                handle_event(o, udev, dev, &fields, udev_device_get_action(dev));
                                 udev_device_unref(dev);
                         }
                 }
@@ -249,11 +255,11 @@ int run_watch(struct agent_options *o) {
                 agent_log(LOG_ERR, NULL, 0, "cannot take SIGTERM: %s", strerror(-sfd));
                 goto out;
         }
-        mfd = open(ra_mountinfo_path(), O_RDONLY | O_CLOEXEC);
+        mfd = ra_mountinfo_open();
         if (mfd < 0)
                 agent_log(LOG_WARNING, NULL, 0,
-                          "cannot open %s: %m; network mounts are decided by the periodic check only",
-                          ra_mountinfo_path());
+                          "cannot open %s: %s; network mounts are decided by the periodic check only",
+                          ra_mountinfo_path(), ra_mountinfo_strerror(mfd));
 
         struct pass_count count = {};
         o->no_wait = true;

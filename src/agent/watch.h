@@ -16,12 +16,13 @@
 enum watch_event {
         WATCH_IGNORE,
         WATCH_BLOCK, /* a whole disk's add or change */
-        WATCH_BDI,   /* the add of a network, FUSE or btrfs bdi */
+        WATCH_BDI,   /* a bdi's add: handle_event() keeps network, FUSE and btrfs ones */
 };
 
-/* What an event from the udev monitor asks for; any argument may be NULL. */
-enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action,
-                                const char *sysname);
+/* What an event asks for by the udev rule's guards, whatever mode received
+ * it (handle_event()); any argument may be NULL. The bdi's name is looked at
+ * only once the event's identity is checked. */
+enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action);
 
 /* --check-sec: a whole number of seconds, 1 to 86400. -EINVAL otherwise. */
 #define WATCH_CHECK_SEC_MAX 86400u

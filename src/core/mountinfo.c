@@ -15,9 +15,12 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "classify.h"
 #include "fileio.h"
@@ -388,7 +391,36 @@ int ra_read_mountinfo(char **ret, size_t *ret_len) {
         int r = ra_snapshot_mountinfo(ret, ret_len);
         if (r != 0)
                 return r < 0 ? r : 0;
-        return ra_read_whole_file(ra_mountinfo_path(), RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
+        return ra_read_mountinfo_file(ret, ret_len);
+}
+
+int ra_mountinfo_open(void) {
+        /* O_NONBLOCK: opening a FIFO for reading would wait for a writer. */
+        int fd = open(ra_mountinfo_path(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+        struct stat st;
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0) {
+                int r = -errno;
+                close(fd);
+                return r;
+        }
+        /* /proc's files are regular files of size 0: the type says it, not the size. */
+        if (!S_ISREG(st.st_mode)) {
+                close(fd);
+                return -EBADFD;
+        }
+        return fd;
+}
+
+int ra_read_mountinfo_file(char **ret, size_t *ret_len) {
+        int fd = ra_mountinfo_open();
+        if (fd < 0)
+                return fd;
+        int r = ra_read_whole_fd(fd, RA_MOUNTINFO_MAX_BYTES, ret, ret_len);
+        close(fd);
+        return r;
 }
 
 const char *ra_mountinfo_path(void) {
@@ -397,5 +429,9 @@ const char *ra_mountinfo_path(void) {
 }
 
 const char *ra_mountinfo_strerror(int r) {
-        return r == -EFBIG ? "larger than the limit (256 MiB)" : strerror(-r);
+        if (r == -EFBIG)
+                return "larger than the limit (256 MiB)";
+        if (r == -EBADFD)
+                return "not a regular file or a /proc file (a FIFO, device, socket or directory)";
+        return strerror(-r);
 }

@@ -78,5 +78,16 @@ int ra_read_mountinfo(char **ret, size_t *ret_len);
  * where kubelet mounts network volumes (readahead-agent --watch --mountinfo).
  */
 const char *ra_mountinfo_path(void);
-/* What went wrong reading it, in words: -EFBIG names the limit. */
+/*
+ * The mount table opened for reading and polling (POLLPRI on a change): a
+ * descriptor, or a negative errno; -EBADFD for anything but a regular file
+ * (which /proc's files are), refused without blocking: a FIFO would block
+ * the open until a writer came, then end at once for ever (POLLHUP), and a
+ * device or socket is no mount table either.
+ */
+int ra_mountinfo_open(void);
+/* The file whole through ra_mountinfo_open(), with ra_read_mountinfo()'s limit. */
+int ra_read_mountinfo_file(char **ret, size_t *ret_len);
+/* What went wrong reading it, in words: -EFBIG names the limit, -EBADFD
+ * says the file is of the wrong type. */
 const char *ra_mountinfo_strerror(int r);

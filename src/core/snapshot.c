@@ -27,8 +27,7 @@ int ra_snapshot_mountinfo(char **ret, size_t *ret_len) {
         if (!snap.on)
                 return 0;
         if (!snap.have_mountinfo) {
-                snap.mountinfo_error = ra_read_whole_file(ra_mountinfo_path(), RA_MOUNTINFO_MAX_BYTES,
-                                                          &snap.mountinfo, &snap.mountinfo_len);
+                snap.mountinfo_error = ra_read_mountinfo_file(&snap.mountinfo, &snap.mountinfo_len);
                 snap.have_mountinfo = true;
         }
         if (snap.mountinfo_error < 0)

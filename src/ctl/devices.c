@@ -254,8 +254,8 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
                         r = ra_mountinfo_foreach(text, len, add_unmapped_cb, &ctx);
                         free(text);
                 } else /* never an empty list that looks like "no mounts" */
-                        fprintf(stderr, "readahead-ctl: cannot read /proc/self/mountinfo: %s: network mounts are not listed\n",
-                                ra_mountinfo_strerror(k));
+                        fprintf(stderr, "readahead-ctl: cannot read %s: %s: network mounts are not listed\n",
+                                ra_mountinfo_path(), ra_mountinfo_strerror(k));
         }
         if (r < 0) {
                 devices_free(l.items, l.n);

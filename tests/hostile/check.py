@@ -25,6 +25,7 @@ import ratest  # noqa: E402  (tests/lib/ratest.py)
 from ratest import check_eq, fail, ok, run_bytes  # noqa: E402
 import check as nf  # noqa: E402  (tests/netfs/check.py: the bdi helpers)
 import events  # noqa: E402  (tests/hostile/events.py: generated events)
+import uevent  # noqa: E402  (tests/lib/uevent.py: events sent to the monitors)
 
 NFS4_1M = nf.NFS4_1M
 
@@ -628,6 +629,8 @@ def event_identity():
 
     refused_and_logged("bdi add, DEVPATH /devices/virtual/bdi/0:53/..",
                        {"ACTION": "add", "SUBSYSTEM": "bdi", "DEVPATH": "/devices/virtual/bdi/0:53/.."}, since)
+    refused_and_logged("bdi add, DEVPATH /devices/virtual/bdi/0:53/../0:54",
+                       {"ACTION": "add", "SUBSYSTEM": "bdi", "DEVPATH": "/devices/virtual/bdi/0:53/../0:54"}, since)
     sdr = dict(tree["sdr"]["props"])
     refused_and_logged("change of sdr's DEVPATH with sdq's MAJOR=65 MINOR=0",
                        {"ACTION": "change", "SUBSYSTEM": "block", "DEVTYPE": "disk",
@@ -672,6 +675,185 @@ def event_identity():
            f"{n_true} true events carried out, writing {len(written)} distinct bdis")
     check_eq("generated events include true events of disks and of bdis", True,
              any(b and b.startswith("0:") for _, b in generated) and any(b and not b.startswith("0:") for _, b in generated))
+
+
+class WatchAgent:
+    """readahead-agent --watch in the testbed, its stderr in a file."""
+
+    def __init__(self, *args):
+        self.log_path = os.path.join(os.environ["RA_HOSTILE_TMP"], "watch.log")
+        self.log_file = open(self.log_path, "wb")
+        argv = [os.environ["RA_AGENT"], "--watch", "--root", root(), *args]
+        print(f"start: {' '.join(argv)}")
+        self.proc = subprocess.Popen(argv, env=ratest.sanitizer_env(dict(os.environ)), stdin=subprocess.DEVNULL,
+                                     stdout=subprocess.DEVNULL, stderr=self.log_file)
+        self.seen = 0
+
+    def log(self):
+        with open(self.log_path, "rb") as f:
+            return f.read()
+
+    def new_log(self):
+        """What it logged since the last call."""
+        text = self.log()
+        new, self.seen = text[self.seen:], len(text)
+        return new
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log_file.close()
+        print("---- its log:\n" + "".join(f"     {l}\n" for l in self.log().decode(errors="replace").splitlines()))
+
+
+def cpu_seconds(pid):
+    """User and system time a process has used."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+SDR = "/devices/pci0000:00/0000:00:17.0/ata2/host1/target1:0:0/1:0:0:0/block/sdr"
+
+
+def disk_event(devpath, major, minor, name="sdr", seqnum=1):
+    return [("ACTION", "change"), ("DEVPATH", devpath), ("SUBSYSTEM", "block"), ("SEQNUM", str(seqnum)),
+            ("DEVNAME", f"/dev/{name}"), ("DEVTYPE", "disk"), ("MAJOR", major), ("MINOR", minor)]
+
+
+@case
+def watch_event_identity():
+    """--watch checks every event from its udev monitor as the udev helper
+    checks its environment (one check, handle_event()): forged monitor
+    messages (tests/lib/uevent.py) with sdr's DEVPATH and sdq's MAJOR=65
+    MINOR=0 (wrote sdq's bdi before), DEVPATH /devices/virtual/bdi/0:53/../0:54
+    with 0:54 mounted (accepted as 0:54 before), and sdr's DEVPATH with
+    /.. after it (logged '(null): cannot read device facts' before) are
+    refused and logged, nothing written; sdr's true event, before and after
+    them, is still written. The start pass sets the mounted bdis too."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([NFS4_1M, nf.NFS3_32K])
+    since = time.strftime("%Y-%m-%d %H:%M:%S")
+    agent = WatchAgent("--check-sec", "86400")
+    try:
+        started = ratest.wait_until(lambda: b"watching" in agent.log() or agent.proc.poll() is not None, 60)
+        if not started or agent.proc.poll() is not None:
+            fail("--watch starts", "'watching' logged", agent.log()[-500:])
+            return
+        ok("--watch started")
+        # The start pass covers the bdis too (0.2.0 enumerated block AND
+        # DEVTYPE=disk, which no bdi has: mounts were left to the next change).
+        check_eq("0:53 (NFS 4.2, rsize 1M) after the start", "4096", nf.bdi_ra("0:53"))
+        check_eq("0:54 (NFS 3, rsize 32K) after the start", "1024", nf.bdi_ra("0:54"))
+        if re.search(rb"watching: 6 disks and 4 mounts at start", agent.log()):
+            ok("the start counts the tree's 6 disks and its 4 bdis of ours (0:53 to 0:56)")
+        else:
+            fail("the start counts 6 disks and 4 mounts", "watching: 6 disks and 4 mounts at start", agent.log()[-300:])
+        agent.new_log()
+        seq = [100]
+
+        def event(label, props, may_write=None):
+            """Sends props after resetting the bdis; then sdr's true event as a
+            barrier (events are handled in order): once sdr is written, the
+            forged event before it has been handled."""
+            reset_bdis()
+            before = nf.snapshot()
+            seq[0] += 2
+            props = [(k, str(seq[0]) if k == "SEQNUM" else v) for k, v in props]
+            if uevent.send(props) != 1:
+                fail(f"{label}: sent to the agent's monitor", "1 monitor", "none listening")
+                return
+            uevent.send(disk_event(SDR, "65", "16", seqnum=seq[0] + 1))
+            if not ratest.wait_until(lambda: nf.bdi_ra("65:16") == "512", 20):
+                fail(f"{label}: sdr's true event after it is written", "512", nf.bdi_ra("65:16"))
+                return
+            log = agent.new_log()
+            print(f"---- {label}:\n" + "".join(f"     {l}\n" for l in log.decode(errors="replace").splitlines()))
+            if may_write:
+                ok(f"{label}: a true event")
+            elif b"event refused" in log or nf.journal_has("event refused", since):
+                ok(f"{label}: 'event refused' logged")
+            else:
+                fail(f"{label}: 'event refused' logged", "event refused: ...", log[-400:])
+            check_eq(f"{label}: no (null) in the log", False, b"(null)" in log)
+            nf.check_sys_changes(label, before, allowed=["65:16"])
+
+        event("sdr's true event (the monitor reaches the agent)", disk_event(SDR, "65", "16"), may_write="65:16")
+        event("sdr's DEVPATH with sdq's MAJOR=65 MINOR=0", disk_event(SDR, "65", "0"))
+        check_eq("sdq's bdi 65:0 after it", "128", nf.bdi_ra("65:0"))
+        event("bdi add, DEVPATH /devices/virtual/bdi/0:53/../0:54 (0:54 mounted)",
+              [("ACTION", "add"), ("DEVPATH", "/devices/virtual/bdi/0:53/../0:54"), ("SUBSYSTEM", "bdi"),
+               ("SEQNUM", "")])
+        check_eq("0:54 after it", "128", nf.bdi_ra("0:54"))
+        event("sdr's DEVPATH with /.. after it", disk_event(SDR + "/..", "65", "16"))
+    finally:
+        agent.stop()
+
+
+@case
+def mountinfo_fifo():
+    """A FIFO as --mountinfo is refused at once with a clear message (it
+    blocked the start in open(), then spun at 88% of a CPU once a writer had
+    come and gone: poll() reported POLLHUP for ever, which the loop never
+    looked at); readahead-ctl and the waiter reading a FIFO through
+    READAHEAD_MOUNTINFO say so promptly too."""
+    nf.set_meminfo(nf.MEM_16G_KB)
+    nf.set_mountinfo([NFS4_1M])
+    fifo = os.path.join(os.environ["RA_HOSTILE_TMP"], "mountinfo.fifo")
+    os.mkfifo(fifo)
+    since = time.strftime("%Y-%m-%d %H:%M:%S")
+    reset_bdis()
+    before = nf.snapshot()
+    agent = WatchAgent("--mountinfo", fifo, "--check-sec", "86400")
+    try:
+        try:
+            rc = agent.proc.wait(timeout=1)
+        except subprocess.TimeoutExpired:
+            rc = None
+        if rc is not None:
+            check_eq("--watch --mountinfo FIFO: exit status", "exit 2", ratest.describe_rc(rc))
+        else:
+            fail("--watch --mountinfo FIFO exits within 1 s", "exit 2", "still running (blocked in open()?)")
+            # What it did next on 0.2.0: a writer comes and goes, and the loop spins.
+            os.close(os.open(fifo, os.O_WRONLY | os.O_NONBLOCK))
+            ratest.wait_until(lambda: b"watching" in agent.log(), 30)
+            t0 = cpu_seconds(agent.proc.pid)
+            time.sleep(1)
+            used = cpu_seconds(agent.proc.pid) - t0
+            print(f"after a writer came and went: {used:.2f} s of CPU in 1 s")
+            check_eq("--watch on a FIFO whose writer has gone: at most 0.1 s of CPU in 1 s", True, used <= 0.1)
+        log = agent.log()
+        want = f"--mountinfo {fifo}: not a regular file".encode()
+        if want in log:
+            ok("the refusal names the option, the path and why")
+        else:
+            fail("the refusal names the option, the path and why", want, log[-300:])
+    finally:
+        agent.stop()
+    nf.check_sys_changes("--watch --mountinfo FIFO", before)
+
+    env = ratest.sanitizer_env(dict(os.environ, READAHEAD_MOUNTINFO=fifo))
+    rc, out, err, secs = run_bytes([os.environ["RA_CTL"], "--root", root(), "status"], env=env, timeout=5)
+    show("readahead-ctl status, READAHEAD_MOUNTINFO a FIFO", rc, out, err)
+    check_eq("readahead-ctl status on a FIFO returns", True, rc is not None)
+    if b"not a regular file" in err:
+        ok("readahead-ctl says the mount table is not a regular file")
+    else:
+        fail("readahead-ctl says the mount table is not a regular file", "not a regular file", err[-300:])
+    rc, out, err, secs = run_bytes([os.environ["RA_AGENT"], "--root", root(), "--wait-bdi", "0:53"], env=env,
+                                   timeout=5)
+    show("readahead-agent --wait-bdi 0:53, READAHEAD_MOUNTINFO a FIFO", rc, out, err)
+    check_eq("the waiter on a FIFO: exit status", "exit 1", ratest.describe_rc(rc))
+    if b"not a regular file" in err or nf.journal_has("not a regular file", since):
+        ok("the waiter says the mount table is not a regular file")
+    else:
+        fail("the waiter says the mount table is not a regular file", "not a regular file", err[-300:])
+    check_eq("0:53 after all of it", "128", nf.bdi_ra("0:53"))
 
 
 def main():

@@ -4,26 +4,40 @@
 # run.sh and keeps the rows it prints). The seed's experiment (Wu, "nfs: use
 # 4*rsize readahead size", 2010) in Debian 12's kernel: NFS server and client
 # over loopback, sparse files on the server's tmpfs (holes: no storage, no
-# server cache), 4 KiB sequential reads with dd after dropping the client's
-# caches, each run timed, for each read_ahead_kb x added round-trip time
-# (netem on lo: one delay counts in both directions, so RTT/2 each way).
+# server cache), sequential reads with dd after dropping the client's caches,
+# each run timed, for each read_ahead_kb x added round-trip time (netem on
+# lo: one delay counts in both directions, so RTT/2 each way).
 #
 # RA_VM_ARGS: SECONDS (each run), GROUPS (which parts of the sweep, in the
 # order given: r1m,r512,r32,v3,s4,small; default all), RTTS and SWEEP (comma
-# lists of milliseconds and KiB).
+# lists of milliseconds and KiB), REPS (runs of each cell), SETTINGS (comma
+# list of sweep, profile, advise) and READ_KB (dd's read size).
+#
+# Each repetition is one pass over the cell's values in an order of its own
+# (shuf, seeded by the pass), so that a slow period of the host lands on
+# several values, not on one. `profile` is the default profile's value for
+# the mount, measured as a value of its own; `advise` first follows
+# `readahead-ctl advise` from the profile's value while a reader runs
+# (apply what it suggests, until keep or no signal, at most 3 rounds; the
+# path is the row's advise_path), then measures the value it ended at.
 #
 # Prints one line a run: "row<TAB>" followed by the TSV columns of HEADER.
 . "$(dirname "$0")/lib.sh"
 
-read -r seconds groups rtts_ms sweep_kb <<<"${RA_VM_ARGS:-}"
+read -r seconds groups rtts_ms sweep_kb reps settings read_kb <<<"${RA_VM_ARGS:-}"
 seconds=${seconds:-2}
 groups=${groups:-r1m,r512,r32,v3,s4,small}
 rtts_ms=${rtts_ms:-0,2,10,20}
 sweep_kb=${sweep_kb:-16,32,64,128,256,512,1024,2048,4096,8192,15360,16384}
+reps=${reps:-1}
+settings=${settings:-sweep}
+read_kb=${read_kb:-4}
+advise_seconds=5 # each advise window, a reader running
+advise_rounds=3
 small_mib=512    # the small client: the readers' memory cgroup
 ballast_mib=320  # of which an application's resident memory (tmpfs, no swap)
 
-HEADER="group	vers	rsize_kb	rtt_ms	read_ahead_kb	streams	mem_limit_mib	seconds	bytes	mib_per_s	server_bytes	amplification	read_ops	rtt_ms_per_read	exe_ms_per_read	product_kb	refault_bytes"
+HEADER="group	vers	rsize_kb	rtt_ms	read_ahead_kb	streams	mem_limit_mib	seconds	bytes	mib_per_s	server_bytes	amplification	read_ops	rtt_ms_per_read	exe_ms_per_read	product_kb	refault_bytes	setting	rep	read_kb	cpu_busy_pct	advise_path"
 
 modprobe sch_netem || vm_fail "no sch_netem: the image lacks it (tests/vm/image.sh)"
 vm_nfs_server r1m r512 r32 v3
@@ -83,26 +97,32 @@ mount_counters() {
 # Pages read again after reclaim took them (the guest's: only the runs read).
 refaults() { awk '$1 == "workingset_refault_file" { print $2 }' /proc/vmstat; }
 
-# run GROUP RTT KB STREAMS [CGROUP]: one timed run, one row.
+# The guest's CPU time, busy and total, in ticks (/proc/stat's "cpu" line:
+# idle and iowait are the idle part).
+cpu_ticks() { awk '$1 == "cpu" { t = 0; for (i = 2; i <= NF; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
+
+# run GROUP RTT KB STREAMS SETTING REP [CGROUP] [PATH]: one timed run, one row.
 run() {
-        local g=$1 rtt=$2 kb=$3 streams=$4 cg=${5:-} i bytes=0 secs=0 b s mem=0
-        local before after ops0 ops1 rtt0 rtt1 exe0 exe1 refaults0
+        local g=$1 rtt=$2 kb=$3 streams=$4 setting=$5 rep=$6 cg=${7:-} path=${8:-} i bytes=0 secs=0 b s mem=0
+        local before after ops0 ops1 rtt0 rtt1 exe0 exe1 refaults0 busy0 total0 busy1 total1
         echo "$kb" >"/sys/class/bdi/${BDI[$g]}/read_ahead_kb"
         [ "$(vm_bdi_ra_kb "${BDI[$g]}")" = "$kb" ] || vm_fail "could not set read_ahead_kb $kb"
         sync
         echo 3 >/proc/sys/vm/drop_caches
         read -r before ops0 rtt0 exe0 < <(mount_counters "${MP[$g]}")
         refaults0=$(refaults)
+        read -r busy0 total0 < <(cpu_ticks)
         for ((i = 1; i <= streams; i++)); do
                 (
                         [ -z "$cg" ] || echo "$BASHPID" >"/sys/fs/cgroup/$cg/cgroup.procs"
                         # SIGINT: dd prints what it copied in how long, then
                         # exits; once: its handler is SA_RESETHAND, and a plain
                         # timeout signals the child and then its whole group.
-                        exec timeout --foreground -s INT "$seconds" dd if="${MP[$g]}/f$i" of=/dev/null bs=4k
+                        exec timeout --foreground -s INT "$seconds" dd if="${MP[$g]}/f$i" of=/dev/null bs="${read_kb}k"
                 ) 2>"$VM_TMP/dd.$i" &
         done
         wait || true
+        read -r busy1 total1 < <(cpu_ticks)
         read -r after ops1 rtt1 exe1 < <(mount_counters "${MP[$g]}")
         local refault_pages=$(($(refaults) - refaults0))
         for ((i = 1; i <= streams; i++)); do
@@ -118,7 +138,7 @@ run() {
                 secs=$(awk -v a="$secs" -v b="$s" 'BEGIN { print (b > a) ? b : a }')
         done
         [ -z "$cg" ] || mem=$small_mib
-        printf 'row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "${VERS[$g]}" "${RSIZE[$g]}" \
+        printf 'row\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$g" "${VERS[$g]}" "${RSIZE[$g]}" \
                 "$rtt" "$kb" "$streams" "$mem" "$secs" "$bytes" \
                 "$(awk -v b="$bytes" -v s="$secs" 'BEGIN { printf "%.2f", b / 1048576 / s }')" \
                 "$((after - before))" \
@@ -126,7 +146,44 @@ run() {
                 $((ops1 - ops0)) \
                 "$(awk -v n=$((ops1 - ops0)) -v r=$((rtt1 - rtt0)) -v e=$((exe1 - exe0)) 'BEGIN { printf "%.2f\t%.2f", n ? r / n : 0, n ? e / n : 0 }')" \
                 "$([ -z "$cg" ] && echo "${PRODUCT[$g]}" || echo "$small_product_kb")" \
-                $((refault_pages * 4096))
+                $((refault_pages * 4096)) "$setting" "$rep" "$read_kb" \
+                "$(awk -v b=$((busy1 - busy0)) -v t=$((total1 - total0)) 'BEGIN { printf "%.0f", t ? 100 * b / t : 0 }')" \
+                "$path"
+}
+
+# follow_advise MOUNT STREAMS CGROUP KB: from KB, a window of advise while
+# STREAMS cold readers run, then its suggestion applied, until it says keep
+# or has no signal (at most advise_rounds windows). Sets advised_kb and
+# advise_path ("4096 keep", "128 raise, 512 raise, 1024 keep").
+follow_advise() {
+        local mnt=$1 streams=$2 cg=$3 kb=$4 round i advice suggested json=$VM_TMP/advise.json pids
+        advise_path=""
+        for ((round = 1; round <= advise_rounds; round++)); do
+                echo "$kb" >"/sys/class/bdi/${BDI[$mnt]}/read_ahead_kb"
+                sync
+                echo 3 >/proc/sys/vm/drop_caches
+                pids=()
+                for ((i = 1; i <= streams; i++)); do
+                        (
+                                [ -z "$cg" ] || echo "$BASHPID" >"/sys/fs/cgroup/$cg/cgroup.procs"
+                                exec dd if="${MP[$mnt]}/f$i" of=/dev/null bs="${read_kb}k" 2>/dev/null
+                        ) &
+                        pids+=($!)
+                done
+                readahead-ctl advise --time "$advise_seconds" --json "${MP[$mnt]}" >"$json" || true
+                kill "${pids[@]}" 2>/dev/null || true
+                wait "${pids[@]}" 2>/dev/null || true
+                read -r advice suggested < <(jq -r --arg d "${BDI[$mnt]}" \
+                        '[.devices[] | select(.device == $d)][0] | "\(.advice | gsub(" "; "-")) \(.suggested_kb // "")"' "$json") ||
+                        vm_fail "advise gave no entry for ${BDI[$mnt]}: $(cat "$json")"
+                advise_path+="${advise_path:+, }$kb $advice"
+                vm_log "advise round $round at ${kb}K: $advice${suggested:+ $suggested}"
+                case $advice in
+                raise | lower) kb=$suggested ;;
+                *) break ;;
+                esac
+        done
+        advised_kb=$kb
 }
 
 printf 'header\t%s\n' "$HEADER"
@@ -137,11 +194,30 @@ for grp in ${groups//,/ }; do
         small) mnt=r1m streams=8 cg=small ;;
         *) vm_fail "unknown group $grp" ;;
         esac
+        product_kb=${PRODUCT[$mnt]}
+        [ -z "$cg" ] || product_kb=$small_product_kb
         for rtt in ${rtts_ms//,/ }; do
                 set_rtt "$rtt"
                 vm_log "$grp: ${rtt} ms added RTT"
-                for kb in ${sweep_kb//,/ }; do
-                        run "$mnt" "$rtt" "$kb" "$streams" $cg | sed "s/^row\t$mnt\t/row\t$grp\t/"
+                # What each pass measures: SETTING:KB[:ADVISE_PATH].
+                cells=()
+                for setting in ${settings//,/ }; do
+                        case $setting in
+                        sweep) for kb in ${sweep_kb//,/ }; do cells+=("sweep:$kb"); done ;;
+                        profile) cells+=("profile:$product_kb") ;;
+                        advise)
+                                follow_advise "$mnt" "$streams" "$cg" "$product_kb"
+                                cells+=("advise:$advised_kb:$advise_path")
+                                ;;
+                        *) vm_fail "unknown setting $setting" ;;
+                        esac
+                done
+                for ((rep = 1; rep <= reps; rep++)); do
+                        printf '%s\n' "${cells[@]}" | shuf --random-source=<(yes "$rep") >"$VM_TMP/pass"
+                        while IFS=: read -r setting kb path; do
+                                run "$mnt" "$rtt" "$kb" "$streams" "$setting" "$rep" "$cg" "$path" |
+                                        sed "s/^row\t$mnt\t/row\t$grp\t/"
+                        done <"$VM_TMP/pass"
                 done
         done
 done
