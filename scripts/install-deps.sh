@@ -16,7 +16,6 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-c
            blhc piuparts autopkgtest # tests/package: quality.sh (blhc), piuparts.sh, package.sh's autopkgtest
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 test_deps+=(strace) # tests/umockdev/advise-write.sh: holds a rename to race two advise runs
-test_deps+=(python3-gi gir1.2-umockdev-1.0) # tests/hostile/watch-event.py: sends a uevent to its testbed
 
 packages=("${build_deps[@]}")
 if [ "${1:-}" = --test ]; then

@@ -17,9 +17,8 @@
 #                   reaped, logged; the agent keeps checking and answers
 #                   SIGTERM within a second meanwhile
 #   event-while-hung  while that readahead-ctl hangs, a change event for a
-#                   disk whose value drifted is served at once
-#                   (watch-event.py, under umockdev-wrapper: it sends the
-#                   uevent; needs python3-gi and gir1.2-umockdev-1.0)
+#                   disk whose value drifted is served at once (the event
+#                   sent to the agent's monitor by tests/lib/uevent.py)
 #   child-signals   the readahead-ctl child of --watch and of --reset blocks
 #                   and ignores no signal (/proc/self/status SigBlk, SigIgn)
 #   hung-reset      --reset with a readahead-ctl that hangs: SIGTERM still
@@ -81,7 +80,7 @@ wait_nonempty() {
 start_agent() {
         : >"$log"
         rm -f "$tmp/agent.pid"
-        umockdev-run -d "$tree" -- sh -c 'echo $$ >"$1"; log=$2; shift 2; exec "$@" 2>>"$log"' \
+        umockdev-run -d "$tree" -- sh -c 'echo "$UMOCKDEV_DIR" >"$1.dir"; echo $$ >"$1"; log=$2; shift 2; exec "$@" 2>>"$log"' \
                 sh "$tmp/agent.pid" "$log" "$RA_AGENT" --root "$tmp/root" "$@" &
         umockdev_pid=$!
         wait_nonempty 5 "$tmp/agent.pid" || true
@@ -211,17 +210,35 @@ hung-ctl)
         no_temporaries
         ;;
 event-while-hung)
-        py=
-        for p in python3 /usr/bin/python3; do
-                if "$p" -c 'import gi; gi.require_version("UMockdev", "1.0")' 2>/dev/null; then
-                        py=$p
-                        break
-                fi
-        done
-        [ -n "$py" ] || ra_umock_missing watch-metrics "no python3 with gi and UMockdev (python3-gi, gir1.2-umockdev-1.0)"
         ctl=$(stub hung-ctl "echo \$\$ >>'$tmp/ctl.pids'; trap '' TERM; while :; do sleep 0.1; done")
-        umockdev-wrapper "$py" "$here/watch-event.py" "$tree" "$log" "$tmp/ctl.pids" "$RA_AGENT" --root "$tmp/root" \
-                --watch --check-sec 30 --metrics-file "$metrics" --ctl "$ctl" || failed=1
+        start_agent --watch --check-sec 30 --metrics-file "$metrics" --ctl "$ctl"
+        wait_log 10 'watching:' || fail "the agent starts while readahead-ctl hangs: $(cat "$log")"
+        wait_nonempty 5 "$tmp/ctl.pids" || fail "readahead-ctl runs"
+        ctl_pid=$(head -n 1 "$tmp/ctl.pids")
+        udir=$(cat "$tmp/agent.pid.dir")
+        disk=$(find "$udir/sys/devices" -type d -path '*/block/mmcblk0' -print -quit)
+        IFS=: read -r major minor <"$disk/dev"
+        # Drift behind the agent's back, on the queue and on the bdi it writes through.
+        for f in "$disk/queue/read_ahead_kb" "$udir/sys/devices/virtual/bdi/$major:$minor/read_ahead_kb"; do
+                [ ! -e "$f" ] || echo 4096 >"$f"
+        done
+        UMOCKDEV_DIR=$udir python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import uevent
+sys.exit(0 if uevent.send([("ACTION", "change"), ("DEVPATH", sys.argv[2]), ("SUBSYSTEM", "block"),
+                           ("SEQNUM", "7"), ("DEVNAME", "/dev/mmcblk0"), ("DEVTYPE", "disk"),
+                           ("MAJOR", sys.argv[3]), ("MINOR", sys.argv[4])]) >= 1 else 1)
+' "$here/../lib" "${disk#"$udir/sys"}" "$major" "$minor" || fail "the change event reaches the agent's monitor"
+        t0=$(date +%s%N)
+        if wait_log 2 'mmcblk0: read_ahead_kb 4096 -> 64'; then
+                ok "a change event is served while readahead-ctl hangs ($((($(date +%s%N) - t0) / 1000000)) ms)"
+        else
+                fail "a change event is served while readahead-ctl hangs: $(cat "$log")"
+        fi
+        [ "$(cut -d' ' -f3 "/proc/$ctl_pid/stat" 2>/dev/null)" = S ] && ok "readahead-ctl was still running then" ||
+                fail "readahead-ctl was still running then"
+        stop_agent event-while-hung
         ;;
 child-signals)
         ctl=$(stub sig-ctl "grep -E '^Sig(Blk|Ign):' /proc/self/status | tee -a '$tmp/sigs'")
@@ -293,6 +310,8 @@ gauge)
         exit 2
         ;;
 esac
+# A stub an agent failed to stop must not outlive the test.
+[ ! -s "$tmp/ctl.pids" ] || kill -KILL $(cat "$tmp/ctl.pids") 2>/dev/null || true
 echo "--- agent log"
 cat "$log"
 exit $failed
