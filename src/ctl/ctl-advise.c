@@ -623,14 +623,14 @@ static size_t take_watchable(struct ctl_device *list, size_t n_list, struct watc
 static int refuse_unwritable(struct ctl *ctl, const struct watched *w, size_t n) {
         for (size_t i = 0; i < n; i++) {
                 const struct ra_facts *f = &w[i].dev.facts;
-                if (f->kind != RA_KIND_BLOCK)
+                if (f->kind != RA_KIND_BLOCK && !advise_nfs_wants(f))
                         continue;
                 if (w[i].refused) {
                         ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
                         return -1;
                 }
                 if (!w[i].have_id) {
-                        stable_id_missing("advise", f->name);
+                        stable_id_missing("advise", f);
                         return -1;
                 }
                 if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0)
@@ -661,8 +661,8 @@ static void decide_all(const struct ctl *ctl, struct watched *w, size_t n) {
         free(last);
 }
 
-/* --write: a rule for each disk advised to raise or lower. Every device is
- * tried; -1 when one was not written, said. */
+/* --write: a rule for each disk and NFS mount advised to raise or lower.
+ * Every device is tried; -1 when one was not written, said. */
 static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerated) {
         int ret = 0;
 
@@ -670,17 +670,8 @@ static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerat
                 enum ra_advice_kind k = w[i].advice.kind;
                 if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
                         continue;
-                if (advise_nfs_wants(&w[i].dev.facts)) {
-                        char kb[24];
-                        ctl_error("advise",
-                                  "%s: --write writes rules for disks; for this NFS mount, a rule "
-                                  "with MountPoint=%s and Size=%s, ignoring",
-                                  w[i].dev.facts.name, w[i].dev.facts.mount_point,
-                                  ra_format_size_kb(w[i].advice.suggested_kb, kb));
-                        continue;
-                }
                 if (!w[i].have_id) {
-                        ctl_error("advise", "%s has no stable id: not written", w[i].dev.facts.name);
+                        stable_id_missing("advise", &w[i].dev.facts);
                         ret = -1;
                 } else if ((enumerated &&
                             dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
