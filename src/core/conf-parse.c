@@ -100,7 +100,8 @@ struct parse_ctx {
 /* Rule i is dropped, for msg at line; the message says what that leaves. */
 static void rule_error(struct parse_ctx *ctx, size_t i, unsigned line, const char *msg) {
         ctx->rule_dropped[i] = true;
-        ra_config_diag(ctx->c, RA_DIAG_ERROR, ctx->path, line, "[Rule %s] %s: %s", ctx->profile->rules[i].section,
+        ra_config_diag(ctx->c, RA_DIAG_ERROR, ctx->path, line, "[Rule %s] %s: %s",
+                       ctx->profile->rules[i].section,
                        i < ctx->first_new_rule ? "unchanged by this file" : "dropped", msg);
 }
 
@@ -612,7 +613,8 @@ static unsigned drop_rules(struct parse_ctx *ctx, struct ra_profile *tmp, const 
                 if (i < ctx->first_new_rule)
                         tmp->rules[i] = orig->rules[i];
                 else {
-                        memmove(&tmp->rules[i], &tmp->rules[i + 1], (tmp->n_rules - i - 1) * sizeof(struct ra_rule));
+                        memmove(&tmp->rules[i], &tmp->rules[i + 1],
+                                (tmp->n_rules - i - 1) * sizeof(struct ra_rule));
                         tmp->n_rules--;
                 }
         }

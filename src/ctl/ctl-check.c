@@ -41,7 +41,8 @@ void ctl_config_errors(const struct ra_config *c, const char *verb) {
         for (size_t i = 0; i < c->n_diags; i++)
                 if (c->diags[i].level == RA_DIAG_ERROR)
                         print_problem(stderr, verb, &c->diags[i]);
-        ctl_error(verb, "%zu configuration error(s): what each names is not applied (see 'readahead-ctl check')",
+        ctl_error(verb,
+                  "%zu configuration error(s): what each names is not applied (see 'readahead-ctl check')",
                   c->n_errors);
 }
 
@@ -104,7 +105,8 @@ int verb_check(struct ctl *ctl, int argc, char **argv) {
                 char state[32];
                 if (f->dropped_rules > 0)
                         snprintf(state, sizeof(state), "used (%u dropped)", f->dropped_rules);
-                fprintf_people(stdout, "  %-17s %s", f->dropped_rules > 0 ? state : state_names[f->state], f->path);
+                fprintf_people(stdout, "  %-17s %s", f->dropped_rules > 0 ? state : state_names[f->state],
+                               f->path);
                 putchar('\n');
         }
         printf("%zu error(s), %zu warning(s)\n", c->n_errors, n_warnings);

@@ -12,11 +12,11 @@
 # Needs RA_CTL, RA_TESTROOT and RA_SOURCE_DIR (ctest sets them); no root.
 set -euo pipefail
 : "${RA_CTL:?run through ctest}" "${RA_TESTROOT:?}" "${RA_SOURCE_DIR:?}"
+. "$(dirname "$0")/../lib/umockdev-case.sh"
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/ra-postinst-check.XXXXXX")
-trap '[ -n "${RA_KEEP_TMP:-}" ] || rm -rf "$tmp"' EXIT
+ra_umock_tmp postinst-check # $RA_UMOCK_TMP, with a copy of the test root
+tmp=$RA_UMOCK_TMP
 root=$tmp/root
-cp -a "$RA_TESTROOT" "$root"
 shims=$tmp/bin
 mkdir -p "$shims"
 for tool in udevadm systemctl; do

@@ -181,6 +181,17 @@ static const struct ra_diag *diag_at(const struct ra_config *c, enum ra_diag_lev
         return NULL;
 }
 
+/* An error of root + rel at line, with exactly this message. */
+#define CHECK_ERROR_AT(c, rel, line, text)                                              \
+        do {                                                                            \
+                const struct ra_diag *d_ = diag_at((c), RA_DIAG_ERROR, (rel), (line));  \
+                if (!d_) {                                                              \
+                        test_fail(__FILE__, __LINE__, "error at its line");             \
+                        fprintf(stderr, "    %s:%u\n", (rel), (unsigned) (line));       \
+                } else                                                                  \
+                        CHECK_STR((text), d_->message);                                 \
+        } while (0)
+
 static size_t count_level(const struct ra_config *c, enum ra_diag_level level) {
         size_t n = 0;
 
@@ -780,7 +791,6 @@ static void run_broken_case(const void *arg) {
 ROOT_CASE(test_bad_rule_dropped_whole) {
         static const char *const f = ETC "/profiles/default.conf.d/50-data.conf";
         struct ra_config *c;
-        const struct ra_diag *d;
 
         install_vendor();
         put(f, "[Rule data]\n"        /* 1: new, and its only match misspelled */
@@ -800,12 +810,9 @@ ROOT_CASE(test_bad_rule_dropped_whole) {
         c = load();
         CHECK_INT(2, c->n_errors);
         CHECK_INT(2, c->n_diags);
-        d = diag_at(c, RA_DIAG_ERROR, f, 2);
-        REQUIRE(d);
-        CHECK_STR("[Rule data] dropped: unknown key MountPiont=", d->message);
-        d = diag_at(c, RA_DIAG_ERROR, f, 11);
-        REQUIRE(d);
-        CHECK_STR("[Rule raid] unchanged by this file: Transport=sata: unknown Transport 'sata'", d->message);
+        CHECK_ERROR_AT(c, f, 2, "[Rule data] dropped: unknown key MountPiont=");
+        CHECK_ERROR_AT(c, f, 11,
+                       "[Rule raid] unchanged by this file: Transport=sata: unknown Transport 'sata'");
         /* Not there: no device meets it, with or without its match. */
         CHECK(rule_named(&c->profile, "data") == NULL);
         /* As the vendor wrote it, not half of this file's amendment. */
@@ -840,9 +847,8 @@ ROOT_CASE(test_bad_rule_dropped_whole) {
             "Class=nfs\n"
             "Size=4M\n");
         c = load();
-        d = diag_at(c, RA_DIAG_ERROR, ETC "/profiles/default.conf", 6);
-        REQUIRE(d);
-        CHECK_STR("[Rule disk] dropped: Size=2 * strpe: unknown variable 'strpe'", d->message);
+        CHECK_ERROR_AT(c, ETC "/profiles/default.conf", 6,
+                       "[Rule disk] dropped: Size=2 * strpe: unknown variable 'strpe'");
         CHECK_U64(256, c->profile.default_kb);
         CHECK(rule_named(&c->profile, "disk") == NULL);
         CHECK_STR("4M", size_text_of(&c->profile, "nfs"));
@@ -1023,7 +1029,6 @@ ROOT_CASE(test_check_errors_name_dropin_and_line) {
 ROOT_CASE(test_check_errors_after_a_bad_line) {
         static const char *const f = ETC "/profiles/default.conf.d/60-all.conf";
         struct ra_config *c;
-        const struct ra_diag *d;
 
         install_vendor();
         put(f, "[Profile]\n"       /* 1 */
@@ -1040,23 +1045,15 @@ ROOT_CASE(test_check_errors_after_a_bad_line) {
                "Maximum=64K\n");   /* 12 */
         c = load();
         CHECK_INT(5, c->n_errors);
-        d = diag_at(c, RA_DIAG_ERROR, f, 2);
-        REQUIRE(d);
-        CHECK_STR("Minimum=, Default= and Maximum= must be in ascending order", d->message);
-        d = diag_at(c, RA_DIAG_ERROR, f, 4);
-        REQUIRE(d);
-        CHECK_STR("[Rule disk] unchanged by this file: Size=1M/0: division by zero whatever the device",
-                  d->message);
-        d = diag_at(c, RA_DIAG_ERROR, f, 6);
-        REQUIRE(d);
-        CHECK_STR("[Rule disk] unchanged by this file: Minimum= is above Maximum=", d->message);
-        d = diag_at(c, RA_DIAG_ERROR, f, 7);
-        REQUIRE(d);
-        CHECK_STR("[Rule nosize] dropped: no Size=", d->message);
+        CHECK_ERROR_AT(c, f, 2, "Minimum=, Default= and Maximum= must be in ascending order");
+        CHECK_ERROR_AT(c, f, 4,
+                       "[Rule disk] unchanged by this file: "
+                       "Size=1M/0: division by zero whatever the device");
+        CHECK_ERROR_AT(c, f, 6, "[Rule disk] unchanged by this file: Minimum= is above Maximum=");
+        CHECK_ERROR_AT(c, f, 7, "[Rule nosize] dropped: no Size=");
         /* Minimum=1Q is the error; not also an order it never set. */
-        d = diag_at(c, RA_DIAG_ERROR, f, 11);
-        REQUIRE(d);
-        CHECK_STR("[Rule badlimit] dropped: Minimum=1Q is not a size (a whole number with K, M or G)", d->message);
+        CHECK_ERROR_AT(c, f, 11,
+                       "[Rule badlimit] dropped: Minimum=1Q is not a size (a whole number with K, M or G)");
         CHECK_FILE(c, f, RA_FILE_BROKEN, true);
         ra_config_free(c);
 }
@@ -1308,9 +1305,12 @@ static const struct parse_error_case {
         /* No inline comment in a header: it is part of the name. */
         { "comment in a header", "[Rule a ;comment]\nSize=1M\n", 1,
           "invalid rule name 'a ;comment' (letters, digits, '-', '_', '.')", false },
-        { "key before any section", "Default=512K\n[Profile]\n", 1, "Default= outside of any section", false },
-        { "no '='", "[Profile]\nDefault 512K\n", 2, "syntax error (expected [Section] or Key=Value)", false },
-        { "header without ']'", "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n", 3, "section header without ']'", false },
+        { "key before any section", "Default=512K\n[Profile]\n", 1, "Default= outside of any section",
+          false },
+        { "no '='", "[Profile]\nDefault 512K\n", 2, "syntax error (expected [Section] or Key=Value)",
+          false },
+        { "header without ']'", "[Profile]\nDefault=512K\n[Rule a\nSize=1M\n", 3,
+          "section header without ']'", false },
 };
 
 static void run_parse_error_case(const void *arg) {
