@@ -11,6 +11,7 @@
 #include "devices.h"
 #include "dropin.h"
 #include "fileio.h"
+#include "mkdir-parents.h"
 #include "output.h"
 #include "size.h"
 #include "write-read-ahead.h"
@@ -50,17 +51,6 @@ bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
                 }
         }
         return false;
-}
-
-int mkdir_parents(char *path) {
-        for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-                *s = 0;
-                int r = mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
-                *s = '/';
-                if (r < 0)
-                        return r;
-        }
-        return 0;
 }
 
 /* How much of an escaped id a rule's name keeps: "calibrate-ID_SERIAL-",
@@ -207,7 +197,7 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         r = dropin_holds_other_rule(verb, path, selector);
         if (r < 0)
                 return r;
-        r = mkdir_parents(path);
+        r = ra_mkdir_parents(path);
         if (r < 0) {
                 ctl_error(verb, "cannot create the directory of %s: %s", path,
                           strerror(-r));

@@ -58,7 +58,3 @@ const char *dropin_refused_class(const struct ra_facts *f);
 /* The error for --write on a device that find_stable_id() finds nothing for
  * (a disk with no stable id; an NFS mount point a rule cannot name). */
 void stable_id_missing(const char *verb, const struct ra_facts *f);
-
-/* Creates every missing directory above the file PATH (0755); PATH is
- * changed while it works and given back as it was. */
-int mkdir_parents(char *path);
