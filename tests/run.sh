@@ -45,8 +45,11 @@ unset ASAN_OPTIONS UBSAN_OPTIONS
 
 echo "== libFuzzer (${fuzz_seconds}s per target)"
 cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text
-for t in profile expr mountinfo mountstats text; do
+cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text \
+        fuzz-diskstats fuzz-vmstat fuzz-psi fuzz-proc-cgroup fuzz-memory-stat fuzz-io-stat fuzz-blkio \
+        fuzz-cgroup-controllers fuzz-cgroup-procs
+for t in profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup memory-stat io-stat blkio \
+        cgroup-controllers cgroup-procs; do
         corpus=$(mktemp -d)
         cp tests/fuzz/corpus/"$t"/* "$corpus"/
         # On a finding, show the report (stack and input), not only its last lines.

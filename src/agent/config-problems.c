@@ -75,10 +75,12 @@ void log_config_problems(const struct agent_options *o, const struct ra_config *
                 return;
         for (size_t i = 0; i < c->n_diags; i++) {
                 const struct ra_diag *d = &c->diags[i];
-                char file[RA_PATH_MAX + 16], where[RA_PATH_MAX + 16];
+                char file[RA_PATH_MAX + 16], line[32], where[RA_PATH_MAX + 16];
                 snprintf(file, sizeof(file), "CONFIG_FILE=%s", d->file);
-                const char *fields[] = { file };
-                agent_log(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, fields, 1, "%s: %s",
-                          ra_diag_where(d, where, sizeof(where)), d->message);
+                snprintf(line, sizeof(line), "CONFIG_LINE=%u", d->line);
+                /* A problem of the whole file has no line. */
+                const char *fields[] = { file, line };
+                agent_log(d->level == RA_DIAG_ERROR ? LOG_ERR : LOG_WARNING, fields, d->line > 0 ? 2 : 1,
+                          "%s: %s", ra_diag_where(d, where, sizeof(where)), d->message);
         }
 }

@@ -31,12 +31,12 @@ static bool join(char *buf, size_t size, const char *root, const char *dir, cons
 }
 
 /* target: what path resolves to, NULL when it does not. */
-static void note_file(struct ra_config *c, const char *path, const struct stat *target,
-                      enum ra_file_state state, bool dropin) {
+static struct ra_config_file *note_file(struct ra_config *c, const char *path, const struct stat *target,
+                                       enum ra_file_state state, bool dropin) {
         struct ra_config_file *f = ra_config_append((void **) &c->files, &c->n_files, SIZE_MAX, sizeof(*f));
 
         if (!f)
-                return;
+                return NULL;
         ra_str_join(f->path, sizeof(f->path), path, NULL);
         f->state = state;
         f->dropin = dropin;
@@ -47,6 +47,7 @@ static void note_file(struct ra_config *c, const char *path, const struct stat *
                 f->mtime_ns = (uint64_t) target->st_mtim.tv_sec * 1000000000u +
                               (uint64_t) target->st_mtim.tv_nsec;
         }
+        return f;
 }
 
 /* Whether a file that stats as st is /dev/null itself, compared by device
@@ -149,7 +150,9 @@ static int read_and_parse(struct ra_config *c, const char *path, int fd, const s
                 if (r == -ENOMEM)
                         return r;
         }
-        note_file(c, path, st, r < 0 ? RA_FILE_BROKEN : RA_FILE_USED, dropin);
+        struct ra_config_file *f = note_file(c, path, st, r < 0 ? RA_FILE_BROKEN : RA_FILE_USED, dropin);
+        if (f && r > 0)
+                f->dropped_rules = (unsigned) r;
         return r < 0 ? RA_CONF_NONE : RA_CONF_USED; /* broken: the next one down stands in */
 }
 

@@ -21,7 +21,8 @@
  */
 
 /* Parses one file's bytes into userdata. Returns < 0 for a broken file (its
- * errors already diagnostics), -ENOMEM to stop loading. */
+ * errors already diagnostics), -ENOMEM to stop loading, else how many of its
+ * rules were dropped (their errors are diagnostics too). */
 typedef int (*ra_conf_parse_fn)(struct ra_config *c, void *userdata, const char *path, const char *buf,
                                 size_t len);
 

@@ -8,6 +8,7 @@
 #include <assert.h>
 #include <ctype.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -77,14 +78,47 @@ struct parse_ctx {
          * would compare the value before it. */
         bool profile_limit_failed;
         bool rule_limit_failed[RA_RULES_MAX];
+        /* A rule with an error in this file: its sections here are dropped. */
+        bool rule_dropped[RA_RULES_MAX];
 };
 
-#define parse_error(ctx, ...)                                                                      \
+/*
+ * Two kinds of error. One in a rule's section (an unknown key, a value that
+ * cannot be read, no Size=, Minimum= above Maximum=) drops that rule's
+ * sections of this file, and the rest of the file applies: a rule is whole or
+ * it is not there. Any other (the file's syntax, a section header, [Profile],
+ * [Agent]) drops the whole file, and the next file of its name stands in:
+ * [Profile]'s Default= and Minimum= reach every rule's Size=, and [Agent]
+ * picks the profile.
+ */
+#define file_error(ctx, ...)                                                                       \
         do {                                                                                       \
                 (ctx)->errors++;                                                                   \
                 ra_config_diag((ctx)->c, RA_DIAG_ERROR, (ctx)->path, (ctx)->line, __VA_ARGS__);    \
         } while (0)
-#define parse_warning(ctx, ...) ra_config_diag((ctx)->c, RA_DIAG_WARNING, (ctx)->path, (ctx)->line, __VA_ARGS__)
+
+/* Rule i is dropped, for msg at line; the message says what that leaves. */
+static void rule_error(struct parse_ctx *ctx, size_t i, unsigned line, const char *msg) {
+        ctx->rule_dropped[i] = true;
+        ra_config_diag(ctx->c, RA_DIAG_ERROR, ctx->path, line, "[Rule %s] %s: %s",
+                       ctx->profile->rules[i].section,
+                       i < ctx->first_new_rule ? "unchanged by this file" : "dropped", msg);
+}
+
+/* An error in a key or its value: the rule's, in a rule, else the file's. */
+static void parse_error(struct parse_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void parse_error(struct parse_ctx *ctx, const char *fmt, ...) {
+        char msg[sizeof(((struct ra_diag *) 0)->message)];
+        va_list ap;
+
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof(msg), fmt, ap);
+        va_end(ap);
+        if (ctx->section == SECTION_RULE)
+                rule_error(ctx, ctx->rule, ctx->line, msg);
+        else
+                file_error(ctx, "%s", msg);
+}
 
 /* ---- section headers -------------------------------------------------- */
 
@@ -106,7 +140,7 @@ static int rule_add(struct parse_ctx *ctx, const char *name) {
                 }
 
         if (p->n_rules >= RA_RULES_MAX) {
-                parse_error(ctx, "too many rules (at most %d)", RA_RULES_MAX);
+                file_error(ctx, "too many rules (at most %d)", RA_RULES_MAX);
                 return -E2BIG;
         }
         struct ra_rule *rules = realloc(p->rules, (p->n_rules + 1) * sizeof(struct ra_rule));
@@ -136,15 +170,14 @@ static void on_section(struct parse_ctx *ctx, const char *section) {
                 while (*name == ' ')
                         name++;
                 if (!valid_name(name, sizeof(((struct ra_rule *) 0)->section))) {
-                        parse_error(ctx, "invalid rule name '%s' (letters, digits, '-', '_', '.')",
-                                    name);
+                        file_error(ctx, "invalid rule name '%s' (letters, digits, '-', '_', '.')", name);
                         ctx->section = SECTION_UNKNOWN;
                         return;
                 }
                 ctx->section = rule_add(ctx, name) < 0 ? SECTION_UNKNOWN : SECTION_RULE;
                 return;
         }
-        parse_error(ctx, "unknown section [%s]%s", section,
+        file_error(ctx, "unknown section [%s]%s", section,
                     ctx->agent ? " (expected [Agent])" : " (expected [Profile] or [Rule NAME])");
         ctx->section = SECTION_UNKNOWN;
 }
@@ -158,7 +191,7 @@ static bool section_header(struct parse_ctx *ctx, char *line) {
                 return false;
         char *end = strchr(line, ']');
         if (!end) {
-                parse_error(ctx, "section header without ']'");
+                file_error(ctx, "section header without ']'");
                 ctx->section = SECTION_UNKNOWN;
         } else {
                 *end = 0;
@@ -298,7 +331,7 @@ static int key_rule_size(struct parse_ctx *ctx, const struct key *k, const char 
                 /* Also what fails whatever the device: "1M/0" would make
                  * every device it matches fail at run time. */
                 parse_error(ctx, "Size=%s: %s", value, err);
-                r->has_size = true; /* not also "no Size=": the file is dropped anyway */
+                r->has_size = true; /* not also "no Size=": the rule is dropped anyway */
                 return -EINVAL;
         } else
                 r->keep = false;
@@ -435,7 +468,7 @@ static void on_key(struct parse_ctx *ctx, const char *name, const char *value) {
 
         switch (ctx->section) {
         case SECTION_NONE:
-                parse_error(ctx, "%s= outside of any section", name);
+                file_error(ctx, "%s= outside of any section", name);
                 return;
         case SECTION_UNKNOWN:
                 return; /* reported once at the section header */
@@ -452,13 +485,13 @@ static void on_key(struct parse_ctx *ctx, const char *name, const char *value) {
                 abort();
         }
 
+        /* A misspelled match would leave the rule matching every device. */
         const struct key *k = key_find(ctx->section, name);
         if (!k) {
                 if (rule)
-                        parse_warning(ctx, "unknown key %s= in [Rule %s], ignoring", name, rule->section);
+                        parse_error(ctx, "unknown key %s=", name);
                 else
-                        parse_warning(ctx, "unknown key %s= in [%s], ignoring", name,
-                                      ctx->agent ? "Agent" : "Profile");
+                        parse_error(ctx, "unknown key %s= in [%s]", name, ctx->agent ? "Agent" : "Profile");
         } else if (k->parse(ctx, k, value, (char *) base + k->offset) >= 0) {
                 if (k->limit)
                         *(rule ? &rule->limits_line : &ctx->limits_line) = ctx->line;
@@ -506,7 +539,7 @@ static void parse_line(struct parse_ctx *ctx, char *line) {
                 return;
         end = find_chars_or_comment(start, "=:");
         if (*end != '=' && *end != ':') {
-                parse_error(ctx, "syntax error (expected [Section] or Key=Value)");
+                file_error(ctx, "syntax error (expected [Section] or Key=Value)");
                 return;
         }
         *end = 0;
@@ -551,11 +584,8 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
         struct ra_config *c = ctx->c;
 
         for (size_t i = ctx->first_new_rule; i < p->n_rules; i++)
-                if (!p->rules[i].has_size) {
-                        ctx->errors++;
-                        ra_config_diag(c, RA_DIAG_ERROR, ctx->path, p->rules[i].line,
-                                       "[Rule %s] has no Size=", p->rules[i].section);
-                }
+                if (!p->rules[i].has_size)
+                        rule_error(ctx, i, p->rules[i].line, "no Size=");
         /* This file broke the order: it set one of them, at limits_line. */
         if (!ctx->profile_limit_failed && (p->minimum_kb > p->default_kb || p->default_kb > p->maximum_kb)) {
                 ctx->errors++;
@@ -564,13 +594,31 @@ static bool is_profile_ok(struct parse_ctx *ctx, struct ra_profile *p) {
         }
         for (size_t i = 0; i < p->n_rules; i++) {
                 const struct ra_rule *r = &p->rules[i];
-                if (!ctx->rule_limit_failed[i] && r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb) {
-                        ctx->errors++;
-                        ra_config_diag(c, RA_DIAG_ERROR, ctx->path, r->limits_line ? r->limits_line : r->line,
-                                       "[Rule %s] Minimum= is above Maximum=", r->section);
-                }
+                if (!ctx->rule_limit_failed[i] && r->min_kb > 0 && r->max_kb > 0 && r->min_kb > r->max_kb)
+                        rule_error(ctx, i, r->limits_line ? r->limits_line : r->line,
+                                   "Minimum= is above Maximum=");
         }
         return ctx->errors == 0;
+}
+
+/* Takes the dropped rules out of tmp: a rule this file added goes, one it
+ * amended is as the files before left it (orig). Returns how many. */
+static unsigned drop_rules(struct parse_ctx *ctx, struct ra_profile *tmp, const struct ra_profile *orig) {
+        unsigned n = 0;
+
+        for (size_t i = tmp->n_rules; i-- > 0;) {
+                if (!ctx->rule_dropped[i])
+                        continue;
+                n++;
+                if (i < ctx->first_new_rule)
+                        tmp->rules[i] = orig->rules[i];
+                else {
+                        memmove(&tmp->rules[i], &tmp->rules[i + 1],
+                                (tmp->n_rules - i - 1) * sizeof(struct ra_rule));
+                        tmp->n_rules--;
+                }
+        }
+        return n;
 }
 
 static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
@@ -580,7 +628,7 @@ static int parse_buffer(struct parse_ctx *ctx, const char *buf, size_t len) {
                 ctx->line = 1;
                 for (const char *q = buf; q < nul; q++)
                         ctx->line += *q == '\n';
-                parse_error(ctx, "binary data (NUL byte) in file");
+                file_error(ctx, "binary data (NUL byte) in file");
                 return -EINVAL;
         }
         /* Errors in lines are counted in ctx, for the caller to add its own. */
@@ -592,7 +640,8 @@ int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const cha
         struct ra_profile tmp;
         int r;
 
-        /* Work on a copy: a file with any error leaves p as it was. */
+        /* Work on a copy: a file with an error outside its rules leaves p as
+         * it was, a rule with one is taken back out. */
         r = profile_copy(&tmp, p);
         if (r < 0)
                 return r;
@@ -608,9 +657,10 @@ int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const cha
                 ra_profile_done(&tmp);
                 return r;
         }
+        unsigned dropped = drop_rules(&ctx, &tmp, p);
         ra_profile_done(p);
         *p = tmp;
-        return 0;
+        return (int) dropped;
 }
 
 int ra_agent_parse_buffer(struct ra_config *c, struct ra_agent_settings *settings, const char *path,

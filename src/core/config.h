@@ -18,9 +18,12 @@
  * from all directories, merge in basename order over the main file. A file
  * that is empty or a symlink to /dev/null masks the ones below it.
  *
- * A file with any error is dropped whole; the next file of that name down the
- * search path stands in its place, so a typo in /etc never leaves devices
- * with a half-read rule.
+ * A rule with an error (an unknown key, a value that cannot be read, no Size=)
+ * is dropped whole: a rule the file adds is not there, a rule it amends stays
+ * as the files before left it; the rest of the file applies. Any other error
+ * (syntax, a section header, [Profile], [Agent]) drops the whole file, and
+ * the next file of that name down the search path stands in its place. Either
+ * way no device ever meets half a rule, and every other device keeps its own.
  *
  * config.c loads; conf-files.c decides which files (search path, masks,
  * drop-ins); conf-parse.c reads each one (its keys[] table lists every key).
@@ -94,6 +97,7 @@ struct ra_config_file {
         char path[RA_PATH_MAX];
         enum ra_file_state state;
         bool dropin;
+        unsigned dropped_rules; /* used, but this many of its rules had errors */
         /* What identifies this version of the file (stat(), 0 if it failed). */
         uint64_t dev, ino, size, mtime_ns;
 };
@@ -188,7 +192,9 @@ extern const char *const ra_config_dirs[];
  */
 const char *ra_config_key(size_t i, const char **ret_section);
 
-/* Parses one profile file into p (used by load, the fuzzer and the tests). */
+/* Parses one profile file into p (used by load, the fuzzer and the tests).
+ * Returns < 0 for a file dropped whole (p as it was), else how many of its
+ * rules were dropped. */
 int ra_profile_parse_buffer(struct ra_config *c, struct ra_profile *p, const char *path,
                             const char *buf, size_t len);
 void ra_profile_init(struct ra_profile *p);

@@ -302,7 +302,9 @@ uint64_t ra_mount_option_u64_checked(const char *options, const char *key, bool 
         if (!v)
                 return 0;
         for (size_t i = 0; i < l; i++) {
-                if (!isdigit((unsigned char) v[i]) || n > (UINT64_MAX - 9) / 10) {
+                /* up to UINT64_MAX itself: a huge value is a value, used
+                 * where rsize is (rsize/1024 and 4 x that fit 64 bits) */
+                if (!isdigit((unsigned char) v[i]) || n > (UINT64_MAX - (uint64_t) (v[i] - '0')) / 10) {
                         *ret_invalid = true;
                         return 0;
                 }

@@ -101,6 +101,38 @@ void ra_fputs_json(FILE *f, const char *s) {
         ra_json_quote(s, put_file, f);
 }
 
+static void put_label_value(FILE *f, const char *s) {
+        size_t len = strlen(s);
+        for (size_t i = 0; i < len;) {
+                unsigned cp;
+                size_t k = ra_utf8_decode(s + i, len - i, &cp);
+                if (k == 0) {
+                        fputs("\xef\xbf\xbd", f);
+                        i++;
+                        continue;
+                }
+                if (s[i] == '\\')
+                        fputs("\\\\", f);
+                else if (s[i] == '"')
+                        fputs("\\\"", f);
+                else if (s[i] == '\n')
+                        fputs("\\n", f);
+                else
+                        fwrite(s + i, 1, k, f);
+                i += k;
+        }
+}
+
+void ra_fputs_prometheus_labels(FILE *f, const char *device, const char *kind, const char *class) {
+        fputs("{device=\"", f);
+        put_label_value(f, device);
+        fputs("\",kind=\"", f);
+        put_label_value(f, kind);
+        fputs("\",class=\"", f);
+        put_label_value(f, class);
+        fputs("\"}", f);
+}
+
 void ra_utf8_trim_cut(char *s) {
         size_t n = strlen(s);
 

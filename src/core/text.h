@@ -33,6 +33,15 @@ void ra_fputs_people(FILE *f, const char *s);
  */
 void ra_fputs_json(FILE *f, const char *s);
 
+/*
+ * A device's labels in the Prometheus text exposition format,
+ * {device="...",kind="...",class="..."}: values escape backslash, double
+ * quote and newline (the format's only escapes) and are UTF-8, an invalid
+ * byte (a mount point can hold any) becoming U+FFFD, as in JSON. status's
+ * gauges and advise's (advise-prometheus.h).
+ */
+void ra_fputs_prometheus_labels(FILE *f, const char *device, const char *kind, const char *class);
+
 /* The same JSON string, handed to put() in pieces: for a JSON library's
  * buffer (readahead-ctl's json-c strings). */
 typedef void (*ra_put_fn)(const char *bytes, size_t n, void *userdata);

@@ -3,14 +3,13 @@
  * readahead-ctl advise [DEV...]: watch what the machine reads for a window
  * and say, per device, whether read_ahead_kb should go up, down or stay.
  *
- * Stable interfaces only, sampled once a second: /proc/diskstats (reads,
- * sectors, merges, busy time), /proc/vmstat (major faults, refaults, file
- * reclaim, pinned pages) and /proc/pressure/{memory,io}. The decision is
- * src/core/advise.c. Nothing is written without --write; with it, the
- * suggestion becomes a drop-in rule for the device (dropin.c) and is applied.
+ * The verb only: its options, the devices, the window's clock, the table,
+ * the JSON and --write. Sampling, attribution, the decisions and the record
+ * are src/advise/ (advise-sample.h opens it). Nothing is written without
+ * --write; with it, the suggestion becomes a drop-in rule for the device
+ * (dropin.c) and is applied.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,10 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "advice-record.h"
-#include "advise-cgroup.h"
-#include "advise-nfs-sample.h"
-#include "advise.h"
+#include "advise-prometheus.h"
+#include "advise-record.h"
+#include "advise-sample.h"
 #include "ctl.h"
 #include "decide.h"
 #include "devices.h"
@@ -69,16 +67,12 @@ int verb_advise_parse(struct ctl *ctl, int argc, char **argv) {
 #define DEFAULT_SECONDS 30
 #define SECONDS_MAX (24 * 3600)
 #define SAMPLE_SECONDS 1.0
-#define DISKS_MAX 4096
-#define LINE_MAX_ 512
 #define ADVISE_ORDER 81 /* after calibrate's 80: the workload's evidence wins over the device's knee */
 
 struct watched {
         struct ctl_device dev;
         bool held; /* lowered here by an earlier advice: kept in the record */
-        struct ra_disk_counters last;
-        bool seen; /* in /proc/diskstats */
-        struct ra_observed obs;
+        struct ra_evidence e; /* the window's */
         struct ra_advice advice;
         struct stable_id id;
         bool have_id;
@@ -86,155 +80,7 @@ struct watched {
         bool applied;                   /* ...and its value is in the kernel */
         uint64_t after_kb;
         const char *refused;            /* a class advise leaves alone (dropin_refused_class) */
-        struct advise_nfs nfs; /* an NFS mount's own counters */
 };
-
-struct host_sample {
-        struct ra_host_counters c;
-        bool psi;
-};
-
-/* ---- reading the counters ------------------------------------------------- */
-
-static int read_psi_some_us(const char *path, uint64_t *ret) {
-        char line[LINE_MAX_];
-        FILE *f = fopen(path, "re");
-        int r = -ENODATA;
-        if (!f)
-                return -errno;
-        while (fgets(line, sizeof(line), f)) {
-                const char *t = strstr(line, " total=");
-                if (strncmp(line, "some ", 5) == 0 && t && sscanf(t, " total=%" SCNu64, ret) == 1) {
-                        r = 0;
-                        break;
-                }
-        }
-        fclose(f);
-        return r;
-}
-
-static int read_host(struct host_sample *s) {
-        static const struct {
-                const char *key;
-                size_t offset;
-        } keys[] = {
-                { "pgmajfault", offsetof(struct ra_host_counters, majfaults) },
-                { "workingset_refault_file", offsetof(struct ra_host_counters, refault_file_pages) },
-                { "pgsteal_file", offsetof(struct ra_host_counters, steal_file_pages) },
-                { "nr_foll_pin_acquired", offsetof(struct ra_host_counters, pinned_pages) },
-        };
-        char key[64], line[LINE_MAX_];
-        uint64_t v;
-        FILE *f = fopen("/proc/vmstat", "re");
-        if (!f)
-                return -errno;
-        *s = (struct host_sample){};
-        while (fgets(line, sizeof(line), f))
-                if (sscanf(line, "%63s %" SCNu64, key, &v) == 2)
-                        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-                                if (strcmp(key, keys[i].key) == 0)
-                                        *(uint64_t *) ((char *) &s->c + keys[i].offset) = v;
-        fclose(f);
-        s->psi = read_psi_some_us("/proc/pressure/memory", &s->c.mem_some_us) >= 0 &&
-                 read_psi_some_us("/proc/pressure/io", &s->c.io_some_us) >= 0;
-        return 0;
-}
-
-/* Whole disks only: a partition's reads are its disk's too. */
-static bool is_whole_disk(const char *name) {
-        char path[RA_NAME_MAX + 16];
-        struct stat st;
-        snprintf(path, sizeof(path), "/sys/block/%s", name);
-        return stat(path, &st) == 0;
-}
-
-/* Sectors read so far by the whole disks nobody asked about: their reads
- * share the host's events too. */
-struct others {
-        struct {
-                unsigned major, minor;
-                uint64_t read_sectors;
-        } disk[DISKS_MAX];
-        size_t n;
-};
-
-static uint64_t others_delta(struct others *o, unsigned major, unsigned minor, uint64_t sectors, bool first,
-                             double seconds) {
-        for (size_t i = 0; i < o->n; i++)
-                if (o->disk[i].major == major && o->disk[i].minor == minor) {
-                        struct ra_disk_counters now = { .read_sectors = sectors },
-                                                before = { .read_sectors = o->disk[i].read_sectors }, d;
-                        ra_disk_delta(&now, &before, seconds, &d);
-                        o->disk[i].read_sectors = sectors;
-                        return first ? 0 : d.read_sectors;
-                }
-        if (o->n < DISKS_MAX)
-                o->disk[o->n++] = (typeof(o->disk[0])){ major, minor, sectors };
-        return 0; /* new: from now on */
-}
-
-/* One pass over /proc/diskstats: each watched device's deltas since the last
- * pass (the first only records), and the sectors all whole disks read. */
-static int read_disks(struct watched *w, size_t n, struct others *others, bool first, double seconds,
-                      struct ra_disk_counters *deltas, uint64_t *ret_all_sectors) {
-        char line[LINE_MAX_], name[RA_NAME_MAX];
-        unsigned major, minor;
-        struct ra_disk_counters c;
-        uint64_t skip, all = 0;
-        FILE *f = fopen("/proc/diskstats", "re");
-        if (!f)
-                return -errno;
-        /* A device missing from this pass read nothing in it, and its next
-         * delta would span two intervals: it starts afresh. */
-        bool *seen_now = calloc(n ? n : 1, sizeof(bool));
-        if (!seen_now) {
-                fclose(f);
-                return -ENOMEM;
-        }
-        memset(deltas, 0, (n ? n : 1) * sizeof(*deltas));
-        while (fgets(line, sizeof(line), f)) {
-                /* reads, merged, sectors, ms; writes, merged, sectors, ms; in flight; io_ticks */
-                if (sscanf(line,
-                           " %u %u %63s %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64
-                           " %" SCNu64 " %" SCNu64 " %" SCNu64 " %" SCNu64,
-                           &major, &minor, name, &c.read_ios, &c.read_merges, &c.read_sectors, &c.read_ticks_ms,
-                           &skip, &skip, &skip, &skip, &skip, &c.io_ticks_ms) != 13)
-                        continue;
-                size_t i;
-                for (i = 0; i < n; i++)
-                        if (w[i].dev.facts.major == major && w[i].dev.facts.minor == minor)
-                                break;
-                if (i < n) {
-                        if (seen_now[i])
-                                continue; /* listed twice: the first line counts */
-                        seen_now[i] = true;
-                        if (!first && w[i].seen)
-                                ra_disk_delta(&c, &w[i].last, seconds, &deltas[i]);
-                        w[i].last = c;
-                        all += deltas[i].read_sectors;
-                } else if (is_whole_disk(name))
-                        all += others_delta(others, major, minor, c.read_sectors, first, seconds);
-        }
-        fclose(f);
-        for (size_t i = 0; i < n; i++)
-                w[i].seen = seen_now[i];
-        free(seen_now);
-        *ret_all_sectors = all;
-        return 0;
-}
-
-/* NFS mounts: one read of /proc/self/mountstats a sample for all of them. */
-static int sample_nfs(struct watched *w, size_t n, double seconds, bool first) {
-        char *text = NULL;
-        size_t len = 0, i;
-        for (i = 0; i < n && !advise_nfs_wants(&w[i].dev.facts); i++)
-                ;
-        int r = i < n ? advise_nfs_read(&text, &len) : 0;
-        for (; r >= 0 && i < n; i++)
-                advise_nfs_sample(&w[i].nfs, &w[i].dev.facts, text, len, seconds, first);
-        free(text);
-        return r;
-}
 
 /* ---- observing ------------------------------------------------------------ */
 
@@ -253,105 +99,49 @@ struct attribution {
         unsigned with_events, explaining;
 };
 
+/* The window: a sample now and one a second for `seconds`, each device's
+ * evidence into w. */
 static int observe(struct watched *w, size_t n, unsigned seconds, struct attribution *attr) {
-        struct ra_disk_counters *deltas = calloc(n ? n : 1, sizeof(*deltas));
-        struct others *others = calloc(1, sizeof(*others));
-        struct cgroup_device *majmin = calloc(n ? n : 1, sizeof(*majmin));
-        struct ra_events *from_cgroups = calloc(n ? n : 1, sizeof(*from_cgroups)), explained;
-        struct cgroup_sampler *cg = NULL;
-        struct host_sample before, now;
-        uint64_t all;
+        struct ra_advise_target *t = calloc(n ? n : 1, sizeof(*t));
+        struct ra_advise_window *win = NULL;
         int r;
 
-        if (!deltas || !others || !majmin || !from_cgroups) {
-                free(deltas);
-                free(others);
-                free(majmin);
-                free(from_cgroups);
+        if (!t)
                 return -ENOMEM;
-        }
         for (size_t i = 0; i < n; i++)
-                majmin[i] = (struct cgroup_device){ w[i].dev.facts.major, w[i].dev.facts.minor };
-        /* Without cgroups to read, every event is split by share. */
-        if (cgroup_sampler_new(&cg) < 0)
-                cg = NULL;
-        *attr = (struct attribution){ .cgroups = !cg ? NULL : cgroup_sampler_v2(cg) ? "v2" : "v1" };
-        double start = ra_now_seconds(), last = start;
-        r = read_host(&before);
-        if (r >= 0)
-                r = read_disks(w, n, others, true, 0, deltas, &all);
-        if (r >= 0 && cg)
-                cgroup_sampler_pass(cg, majmin, n, true, from_cgroups, &explained);
-        if (r >= 0)
-                r = sample_nfs(w, n, 0, true);
+                t[i] = ra_advise_target_of(&w[i].dev.facts);
+        r = ra_advise_window_new(t, n, &win);
+        free(t);
+        if (r < 0)
+                return r;
+        double start = ra_now_seconds();
+        r = ra_advise_window_sample(win, start);
         for (unsigned step = 1; r >= 0; step++) {
                 double next = start + step * SAMPLE_SECONDS;
                 if (next > start + seconds)
                         next = start + seconds;
                 sleep_until(next);
-                r = read_host(&now);
-                if (r < 0)
-                        break;
-                double t = ra_now_seconds();
-                r = read_disks(w, n, others, false, t - last, deltas, &all);
-                if (r < 0)
-                        break;
-                r = sample_nfs(w, n, t - last, false);
-                if (r < 0)
-                        break;
-                struct ra_host_counters h;
-                ra_host_delta(&now.c, &before.c, t - last, &h);
-                if (cg)
-                        cgroup_sampler_pass(cg, majmin, n, false, from_cgroups, &explained);
-                for (size_t i = 0; i < n; i++)
-                        ra_observe_interval_cg(&w[i].obs, &deltas[i], all, &h, cg ? &from_cgroups[i] : NULL,
-                                               cg ? &explained : NULL, now.psi, t - last,
-                                               w[i].dev.facts.page_kb ? w[i].dev.facts.page_kb : 4);
-                before = now;
-                last = t;
-                if (t >= start + seconds - 1e-3)
+                double now = ra_now_seconds();
+                r = ra_advise_window_sample(win, now);
+                if (r < 0 || now >= start + seconds - 1e-3)
                         break;
         }
-        if (cg)
-                cgroup_sampler_counts(cg, &attr->with_events, &attr->explaining);
-        cgroup_sampler_free(cg);
-        free(deltas);
-        free(others);
-        free(majmin);
-        free(from_cgroups);
+        attr->cgroups = ra_advise_window_cgroups(win, &attr->with_events, &attr->explaining);
+        for (size_t i = 0; i < n; i++)
+                w[i].e = *ra_advise_window_evidence(win, i);
+        ra_advise_window_free(win);
         return r;
 }
 
 /* ---- deciding and saying ---------------------------------------------------- */
 
-/* The record says an advice lowered this device to the value it holds now. */
-static bool lowered_here(const struct advice_record *r, size_t n, const struct ra_facts *f) {
-        for (size_t i = 0; i < n; i++)
-                if (strcmp(r[i].name, f->name) == 0)
-                        return r[i].held_kb && r[i].held_kb == f->current_kb;
-        return false;
-}
-
-static void decide(const struct ctl *ctl, struct watched *w, const struct advice_record *last, size_t n_last) {
+static void decide(const struct ctl *ctl, struct watched *w, const struct ra_advice_record *last,
+                   size_t n_last) {
         const struct ra_facts *f = &w->dev.facts;
-        const struct ra_profile *p = &ctl->config->profile;
-        struct ra_advise_limits l = {
-                .read_ahead_kb = f->current_kb,
-                .max_sectors_kb = f->max_sectors_kb,
-                .minimum_kb = p->minimum_kb,
-                .maximum_kb = p->maximum_kb,
-                /* the design's cap: 1 KiB per MiB of RAM, never below 32 KiB */
-                .memory_cap_kb = f->mem_total_kb ? ra_memory_cap_kb(f->mem_total_kb, 32) : 0,
-                .page_kb = f->page_kb,
-                .network = f->kind != RA_KIND_BLOCK,
-                .rotational = f->rotational,
-                .lowered_here = lowered_here(last, n_last, f),
-        };
-        w->held = l.lowered_here;
-        if (advise_nfs_wants(f))
-                advise_nfs_decide(&w->nfs, &l, &w->advice, &w->obs);
-        else
-                ra_advise(&w->obs, &l, &w->advice);
+
+        w->held = ra_advice_records_held(last, n_last, f);
+        struct ra_advise_limits l = ra_advise_limits_of(f, &ctl->config->profile, w->held);
+        ra_advise_evidence(&w->e, &l, &w->advice);
         if (w->refused) {
                 /* as calibrate: the profile leaves these alone, so does advise */
                 w->advice.kind = RA_ADVICE_NO_SIGNAL;
@@ -374,7 +164,7 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
         char a[24], stall[24], cell[48];
 
         for (size_t i = 0; i < n; i++)
-                if (named || w[i].obs.disk.read_sectors > 0)
+                if (named || ra_evidence_read_bytes(&w[i].e) > 0)
                         shown++;
                 else
                         quiet++;
@@ -385,7 +175,7 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
         printf("DEVICE       READ MiB/s  REQUEST  READ_AHEAD  BUSY  IO STALL  ADVICE\n");
         for (size_t i = 0; i < n; i++) {
                 const struct ra_advice *v = &w[i].advice;
-                if (!named && w[i].obs.disk.read_sectors == 0)
+                if (!named && ra_evidence_read_bytes(&w[i].e) == 0)
                         continue;
                 advice_cell(&w[i], cell, sizeof(cell));
                 if (v->io_stall < 0)
@@ -400,7 +190,7 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
         }
         putchar('\n');
         for (size_t i = 0; i < n; i++) {
-                if (!named && w[i].obs.disk.read_sectors == 0)
+                if (!named && ra_evidence_read_bytes(&w[i].e) == 0)
                         continue;
                 char text[sizeof(w[i].advice.reason) + RA_NAME_MAX + 64];
                 advice_cell(&w[i], cell, sizeof(cell));
@@ -422,7 +212,7 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
 
 /* Where a device's evidence came from: its cgroups' own events, the host's
  * split by share of sectors, both, or none (no events at all). */
-static const char *attributed_by(const struct ra_observed *o) {
+static const char *attributed_by(const struct ra_disk_observed *o) {
         double cg = o->cgroup_majfaults + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
         double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
         if (all <= 0)
@@ -432,7 +222,7 @@ static const char *attributed_by(const struct ra_observed *o) {
         return cg > 0 ? "cgroups and host share" : "host share";
 }
 
-static void json_attribution(struct json *j, const struct ra_observed *o) {
+static void json_attribution(struct json *j, const struct ra_disk_observed *o) {
         json_begin_object(j, "attribution");
         json_string(j, "by", attributed_by(o));
         json_double(j, "cgroup_major_faults", o->cgroup_majfaults, 1);
@@ -466,8 +256,8 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
                 json_uint(&j, "read_ahead_kb", w[i].dev.facts.current_kb);
                 json_uint(&j, "suggested_kb", v->suggested_kb);
                 json_string(&j, "reason", v->reason);
-                json_uint(&j, "read_bytes", w[i].obs.disk.read_sectors * 512);
-                json_uint(&j, "read_ios", w[i].obs.disk.read_ios);
+                json_uint(&j, "read_bytes", ra_evidence_read_bytes(&w[i].e));
+                json_uint(&j, "read_ios", ra_evidence_read_ios(&w[i].e));
                 json_double(&j, "read_mib_per_s", v->read_bytes_per_s / (1 << 20), 3);
                 json_double(&j, "request_kb", v->request_kb, 1);
                 json_double(&j, "busy", v->busy, 3);
@@ -479,9 +269,11 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
                 json_double(&j, "refault_share", v->refault_share, 3);
                 json_double(&j, "reclaim_share", v->reclaim_share, 3);
                 json_double(&j, "direct_share", v->direct_share, 3);
-                json_attribution(&j, &w[i].obs);
-                if (advise_nfs_wants(&w[i].dev.facts))
-                        advise_nfs_json(&j, v);
+                json_attribution(&j, &w[i].e.disk); /* none for NFS */
+                if (w[i].e.source == RA_EVIDENCE_NFS) {
+                        json_double(&j, "nfs_rtt_ms", v->rtt_ms, 2);
+                        json_double(&j, "nfs_in_flight_kb", v->in_flight_kb, 1);
+                }
                 if (w[i].have_id)
                         snprintf(idbuf, sizeof(idbuf), "%s=%s", w[i].id.key, w[i].id.value);
                 json_string(&j, "stable_id", w[i].have_id ? idbuf : NULL);
@@ -499,26 +291,12 @@ static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_
 
 /* The advice of this run as records: what --format=prometheus prints, and
  * what `status --format=prometheus` shows until the next run. */
-static size_t advice_records(const struct watched *w, size_t n, struct advice_record *r) {
+static size_t advice_records(const struct watched *w, size_t n, struct ra_advice_record *r) {
         size_t k = 0;
         int64_t now = (int64_t) time(NULL);
 
-        for (size_t i = 0; i < n; i++) {
-                int v;
-                if (!ra_advice_to_gauge(w[i].advice.kind, &v))
-                        continue;
-                const struct ra_facts *f = &w[i].dev.facts;
-                r[k] = (struct advice_record){ .gauge = v, .suggested_kb = w[i].advice.suggested_kb, .made = now };
-                /* a lower holds its value; a keep there goes on holding it */
-                if (w[i].advice.kind == RA_ADVICE_LOWER)
-                        r[k].held_kb = w[i].advice.suggested_kb;
-                else if (w[i].advice.kind == RA_ADVICE_KEEP && w[i].held)
-                        r[k].held_kb = f->current_kb;
-                snprintf(r[k].name, sizeof(r[k].name), "%s", f->name);
-                snprintf(r[k].kind, sizeof(r[k].kind), "%s", prometheus_kind(f));
-                snprintf(r[k].class, sizeof(r[k].class), "%s", ra_class_to_string(f->class));
-                k++;
-        }
+        for (size_t i = 0; i < n; i++)
+                k += ra_advice_record_of(&w[i].dev.facts, &w[i].advice, w[i].held, now, &r[k]);
         return k;
 }
 
@@ -611,7 +389,7 @@ static size_t take_watchable(struct ctl_device *list, size_t n_list, struct watc
         size_t n = 0;
 
         for (size_t i = 0; i < n_list; i++)
-                if (list[i].facts.kind == RA_KIND_BLOCK || advise_nfs_wants(&list[i].facts)) {
+                if (list[i].facts.kind == RA_KIND_BLOCK || ra_advise_is_nfs(&list[i].facts)) {
                         w[n++].dev = list[i];
                         list[i] = (struct ctl_device){};
                 }
@@ -623,14 +401,14 @@ static size_t take_watchable(struct ctl_device *list, size_t n_list, struct watc
 static int refuse_unwritable(struct ctl *ctl, const struct watched *w, size_t n) {
         for (size_t i = 0; i < n; i++) {
                 const struct ra_facts *f = &w[i].dev.facts;
-                if (f->kind != RA_KIND_BLOCK)
+                if (f->kind != RA_KIND_BLOCK && !ra_advise_is_nfs(f))
                         continue;
                 if (w[i].refused) {
                         ctl_error("advise", "%s is %s; no rule written for it", f->name, w[i].refused);
                         return -1;
                 }
                 if (!w[i].have_id) {
-                        stable_id_missing("advise", f->name);
+                        stable_id_missing("advise", f);
                         return -1;
                 }
                 if (dropin_check_unique(ctl, "advise", f, &w[i].id) < 0)
@@ -651,18 +429,18 @@ static double cpu_seconds_between(const struct rusage *ru0, const struct rusage 
 /* Each device's advice, from what it read; the last run's advice: no
  * raise back to where it lowered from. */
 static void decide_all(const struct ctl *ctl, struct watched *w, size_t n) {
-        struct advice_record *last = NULL;
+        struct ra_advice_record *last = NULL;
         size_t n_last = 0;
 
-        if (advice_records_load(ctl->config->root, &last, &n_last) < 0)
+        if (ra_advice_records_load(ctl->config->root, &last, &n_last) < 0)
                 n_last = 0;
         for (size_t i = 0; i < n; i++)
                 decide(ctl, &w[i], last, n_last);
         free(last);
 }
 
-/* --write: a rule for each disk advised to raise or lower. Every device is
- * tried; -1 when one was not written, said. */
+/* --write: a rule for each disk and NFS mount advised to raise or lower.
+ * Every device is tried; -1 when one was not written, said. */
 static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerated) {
         int ret = 0;
 
@@ -670,17 +448,8 @@ static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerat
                 enum ra_advice_kind k = w[i].advice.kind;
                 if (k != RA_ADVICE_RAISE && k != RA_ADVICE_LOWER)
                         continue;
-                if (advise_nfs_wants(&w[i].dev.facts)) {
-                        char kb[24];
-                        ctl_error("advise",
-                                  "%s: --write writes rules for disks; for this NFS mount, a rule "
-                                  "with MountPoint=%s and Size=%s, ignoring",
-                                  w[i].dev.facts.name, w[i].dev.facts.mount_point,
-                                  ra_format_size_kb(w[i].advice.suggested_kb, kb));
-                        continue;
-                }
                 if (!w[i].have_id) {
-                        ctl_error("advise", "%s has no stable id: not written", w[i].dev.facts.name);
+                        stable_id_missing("advise", &w[i].dev.facts);
                         ret = -1;
                 } else if ((enumerated &&
                             dropin_check_unique(ctl, "advise", &w[i].dev.facts, &w[i].id) < 0) ||
@@ -693,13 +462,13 @@ static int write_all(struct ctl *ctl, struct watched *w, size_t n, bool enumerat
 /* The advice as records in records[], kept for status where root may keep
  * it; watched[] has room for n names. Returns how many records. */
 static size_t keep_advice(const struct ctl *ctl, const struct watched *w, size_t n,
-                          struct advice_record *records, const char **watched) {
+                          struct ra_advice_record *records, const char **watched) {
         size_t n_records = advice_records(w, n, records);
 
         for (size_t i = 0; i < n; i++)
                 watched[i] = w[i].dev.facts.name;
         /* Only root may keep it; the advice printed below stands without. */
-        int r = advice_records_save(ctl->config, records, n_records, watched, n);
+        int r = ra_advice_records_save(ctl->config, records, n_records, watched, n);
         if (r < 0 && r != -EACCES && r != -EPERM && r != -EROFS)
                 ctl_error("advise",
                           "cannot keep the advice for status in %s/run/readahead-agent: %s, ignoring",
@@ -745,7 +514,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
         struct watched *w = NULL;
         struct ctl_device *list = NULL;
         size_t n = 0, n_list = 0, n_records = 0;
-        struct advice_record *records = NULL;
+        struct ra_advice_record *records = NULL;
         const char **watched = NULL;
         int r, exit_code = EXIT_OK;
 
@@ -788,7 +557,7 @@ int verb_advise(struct ctl *ctl, int argc, char **argv) {
                 if (print_json(w, n, seconds, cpu, &attr) < 0)
                         exit_code = EXIT_FAILURE;
         } else if (ctl->format == FORMAT_PROMETHEUS)
-                advice_prometheus(stdout, records, n_records);
+                ra_advice_prometheus(stdout, records, n_records);
         else
                 print_table(w, n, seconds, argc > 0);
         goto out;

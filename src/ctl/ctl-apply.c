@@ -47,6 +47,12 @@ enum write_result apply_device(const struct ctl_device *d) {
         return res;
 }
 
+/* The configuration's errors come last, where whoever ran apply looks. The
+ * exit status stays that of the writes, for the scripts that run apply
+ * (setup.sh under set -e); 'check' is the test of the configuration. */
 int verb_apply(struct ctl *ctl, int argc, char **argv) {
-        return for_each_device(ctl, "apply", argc, argv, apply_device);
+        int r = for_each_device(ctl, "apply", argc, argv, apply_device);
+        fflush(stdout);
+        ctl_config_errors(ctl->config, "apply");
+        return r;
 }

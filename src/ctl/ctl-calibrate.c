@@ -474,7 +474,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
         }
         have_id = find_stable_id(&d.facts, &id);
         if (options.write && !have_id) {
-                stable_id_missing("calibrate", d.facts.name);
+                stable_id_missing("calibrate", &d.facts);
                 device_done(&d);
                 return EXIT_FAILURE;
         }

@@ -96,6 +96,9 @@ int verb_cat_config(struct ctl *ctl, int argc, char **argv) {
                 switch (f->state) {
                 case RA_FILE_USED:
                         fprintf_people(stdout, "# %s", f->path);
+                        if (f->dropped_rules > 0)
+                                printf(" (%u rule(s) dropped: they have errors, see 'readahead-ctl check')",
+                                       f->dropped_rules);
                         putchar('\n');
                         ok = cat_file(f->path) && ok;
                         break;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "advise-prometheus.h"
 #include "ctl.h"
 #include "output.h"
 #include "status-columns.h"
@@ -44,6 +45,7 @@ enum {
         ARG_LIST_OPTIONS,
         ARG_LIST_COLUMNS,
         ARG_LIST_KEYS,
+        ARG_LIST_GAUGES,
 };
 
 static const struct option main_options[] = {
@@ -58,6 +60,7 @@ static const struct option main_options[] = {
         { "list-options", no_argument, NULL, ARG_LIST_OPTIONS },
         { "list-columns", no_argument, NULL, ARG_LIST_COLUMNS },
         { "list-keys", no_argument, NULL, ARG_LIST_KEYS },
+        { "list-gauges", no_argument, NULL, ARG_LIST_GAUGES },
         {},
 };
 
@@ -170,6 +173,13 @@ static void list_table(int which) {
         case ARG_LIST_KEYS:
                 for (size_t i = 0; (name = ra_config_key(i, &section)); i++)
                         printf("%s %s\n", section, name);
+                break;
+        case ARG_LIST_GAUGES: /* "status NAME" (the columns'), "advise NAME" */
+                for (size_t i = 0; i < _COL_MAX; i++)
+                        if (status_columns[i].metric)
+                                printf("status %s\n", status_columns[i].metric);
+                for (size_t i = 0; i < _RA_ADVICE_GAUGE_MAX; i++)
+                        printf("advise %s\n", ra_advice_gauges[i].name);
                 break;
         }
 }
@@ -289,6 +299,7 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
         case ARG_LIST_OPTIONS:
         case ARG_LIST_COLUMNS:
         case ARG_LIST_KEYS:
+        case ARG_LIST_GAUGES:
                 list_table(c);
                 exit(EXIT_OK);
         default:

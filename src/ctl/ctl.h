@@ -82,6 +82,9 @@ void status_list_columns(void);
 int verb_explain(struct ctl *ctl, int argc, char **argv);
 int verb_apply(struct ctl *ctl, int argc, char **argv);
 int verb_check(struct ctl *ctl, int argc, char **argv);
+/* The configuration's errors on stderr, as check prints them, for verb
+ * (apply): each rule or file they drop is not applied. Nothing without one. */
+void ctl_config_errors(const struct ra_config *c, const char *verb);
 int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
 int verb_calibrate(struct ctl *ctl, int argc, char **argv);

@@ -11,40 +11,46 @@
 #include "devices.h"
 #include "dropin.h"
 #include "fileio.h"
+#include "mkdir-parents.h"
 #include "output.h"
 #include "size.h"
 #include "write-read-ahead.h"
 #include "write.h"
 
+/* A value a profile line carries unchanged: printable ASCII with no space
+ * (lists of globs are split at spaces) and no quote or comment character. */
+static bool id_value_ok(const char *v) {
+        size_t n = v ? strlen(v) : 0;
+
+        if (n == 0 || n > STABLE_ID_MAX)
+                return false;
+        for (const char *p = v; *p; p++)
+                if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
+                        return false;
+        return true;
+}
+
+static bool is_nfs(const struct ra_facts *f) {
+        return f->kind == RA_KIND_MOUNT && f->fstype && strncmp(f->fstype, "nfs", 3) == 0;
+}
+
 bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
         static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
 
+        if (f->kind == RA_KIND_MOUNT) {
+                if (!is_nfs(f) || !id_value_ok(f->mount_point) || !id_value_ok(f->server))
+                        return false;
+                *ret = (struct stable_id){ "MountPoint", f->mount_point, f->server };
+                return true;
+        }
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
                 const char *v = ra_facts_get_prop(f, keys[i]);
-                size_t n = v ? strlen(v) : 0;
-                if (n == 0 || n > STABLE_ID_MAX)
-                        continue;
-                bool printable = true;
-                for (const char *p = v; *p; p++)
-                        if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
-                                printable = false;
-                if (printable) {
-                        *ret = (struct stable_id){ keys[i], v };
+                if (id_value_ok(v)) {
+                        *ret = (struct stable_id){ keys[i], v, NULL };
                         return true;
                 }
         }
         return false;
-}
-
-int mkdir_parents(char *path) {
-        for (char *s = strchr(path + 1, '/'); s; s = strchr(s + 1, '/')) {
-                *s = 0;
-                int r = mkdir(path, 0755) < 0 && errno != EEXIST ? -errno : 0;
-                *s = '/';
-                if (r < 0)
-                        return r;
-        }
-        return 0;
 }
 
 /* How much of an escaped id a rule's name keeps: "calibrate-ID_SERIAL-",
@@ -89,19 +95,39 @@ static void glob_escape(const char *s, char *buf, size_t size) {
         buf[n] = 0;
 }
 
-/* An earlier drop-in of this name for another id (a hash collision of
- * long ids, or a file edited by hand) is not overwritten. */
-static int dropin_holds_other_rule(const char *verb, const char *path, const char *key, const char *glob) {
-        char line[256], want[sizeof(line)];
+/* The lines of a rule that pick the device: a disk by a udev property, an
+ * NFS mount by its server and mount point, each escaped as a glob that
+ * matches only itself. */
+static int rule_selector(const struct stable_id *id, char *buf, size_t size) {
+        char glob[2 * STABLE_ID_MAX + 1], server[2 * STABLE_ID_MAX + 1];
+        int n;
+
+        glob_escape(id->value, glob, sizeof(glob));
+        if (id->server) {
+                glob_escape(id->server, server, sizeof(server));
+                n = snprintf(buf, size, "Kind=mount\nServer=%s\nMountPoint=%s\n", server, glob);
+        } else
+                n = snprintf(buf, size, "Kind=block\nProperty=%s=%s\n", id->key, glob);
+        if (n < 0 || (size_t) n >= size)
+                return -ENAMETOOLONG;
+        return 0;
+}
+
+/* An earlier drop-in of this name for another device (a hash collision of
+ * long ids, or a file edited by hand) is not overwritten: any line that
+ * picks a device and is not one of `selector`'s says so. */
+static int dropin_holds_other_rule(const char *verb, const char *path, const char *selector) {
+        static const char *const picks[] = { "Property=", "MountPoint=", "Server=" };
+        char line[256];
         bool other = false;
         FILE *f = fopen(path, "re");
 
         if (!f)
                 return errno == ENOENT ? 0 : -errno;
-        snprintf(want, sizeof(want), "Property=%s=%s\n", key, glob);
         while (fgets(line, sizeof(line), f))
-                if (strncmp(line, "Property=", 9) == 0 && strcmp(line, want) != 0)
-                        other = true;
+                for (size_t i = 0; i < sizeof(picks) / sizeof(picks[0]); i++)
+                        if (strncmp(line, picks[i], strlen(picks[i])) == 0 && !strstr(selector, line))
+                                other = true;
         fclose(f);
         if (other) {
                 ctl_error(verb, "%s holds a rule for another device: not overwritten", path);
@@ -122,8 +148,10 @@ int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts
         }
         for (size_t i = 0; i < n && r == 0; i++) {
                 const struct ra_facts *o = &list[i].facts;
-                const char *v = ra_facts_get_prop(o, id->key);
-                if (o->kind == RA_KIND_BLOCK && strcmp(o->name, f->name) != 0 && v && strcmp(v, id->value) == 0) {
+                struct stable_id other;
+                if (strcmp(o->name, f->name) != 0 && find_stable_id(o, &other) && strcmp(other.key, id->key) == 0 &&
+                    strcmp(other.value, id->value) == 0 && !other.server == !id->server &&
+                    (!id->server || strcmp(other.server, id->server) == 0)) {
                         ctl_error(verb,
                                   "%s=%s names %s and %s too: a rule by it would decide both; nothing written, "
                                   "add a rule by hand",
@@ -147,7 +175,7 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
                  const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
                  size_t path_size) {
         const struct ra_config *cfg = ctl->config;
-        char tmp[RA_PATH_MAX + 16], glob[2 * STABLE_ID_MAX + 1], d[24], when[32];
+        char tmp[RA_PATH_MAX + 16], selector[5 * STABLE_ID_MAX], d[24], when[32];
         time_t now = time(NULL);
         struct tm tm;
         int fd, r;
@@ -163,11 +191,13 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
                 ctl_error(verb, "the drop-in's path below %s is too long: nothing written", cfg->root);
                 return -ENAMETOOLONG;
         }
-        glob_escape(id->value, glob, sizeof(glob));
-        r = dropin_holds_other_rule(verb, path, id->key, glob);
+        r = rule_selector(id, selector, sizeof(selector));
+        if (r < 0)
+                return r; /* find_stable_id() bounds the values: not reached */
+        r = dropin_holds_other_rule(verb, path, selector);
         if (r < 0)
                 return r;
-        r = mkdir_parents(path);
+        r = ra_mkdir_parents(path);
         if (r < 0) {
                 ctl_error(verb, "cannot create the directory of %s: %s", path,
                           strerror(-r));
@@ -195,10 +225,9 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
                 "%s"
                 "# Remove this file and run `readahead-ctl apply` to go back to the profile.\n"
                 "[Rule %s]\n"
-                "Kind=block\n"
-                "Property=%s=%s\n"
+                "%s"
                 "Size=%s\n",
-                verb, when, comment, section, id->key, glob, ra_format_size_kb(size_kb, d));
+                verb, when, comment, section, selector, ra_format_size_kb(size_kb, d));
         r = fflush(out) == 0 && fsync(fd) == 0 ? 0 : -errno;
         if (fclose(out) != 0 && r == 0)
                 r = -errno;
@@ -277,9 +306,16 @@ int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char
         return r;
 }
 
-void stable_id_missing(const char *verb, const char *name) {
-        ctl_error(verb,
-                  "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) that a rule could use "
-                  "on every boot; run without --write and add a rule by hand",
-                  name);
+void stable_id_missing(const char *verb, const struct ra_facts *f) {
+        if (f->kind == RA_KIND_MOUNT)
+                ctl_error(verb,
+                          "%s: a rule names an NFS mount by its server and mount point, and %s's cannot stand "
+                          "in a profile line unchanged (spaces, quotes, comment characters, over %d bytes); "
+                          "run without --write and add a rule by hand",
+                          f->name, f->mount_point ? f->mount_point : "its mount point", STABLE_ID_MAX);
+        else
+                ctl_error(verb,
+                          "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) that a rule could use "
+                          "on every boot; run without --write and add a rule by hand",
+                          f->name);
 }

@@ -3,52 +3,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "advice-record.h"
+#include "advise-prometheus.h"
+#include "advise-record.h"
 #include "prometheus.h"
 #include "status-columns.h"
 #include "text.h"
 
-/* Label values escape backslash, double quote and newline (the exposition
- * format's only escapes) and must be UTF-8: an invalid byte (a mount point
- * can hold any) becomes U+FFFD, as in our JSON. */
-static void put_label_value(FILE *out, const char *s) {
-        size_t len = strlen(s);
-        for (size_t i = 0; i < len;) {
-                unsigned cp;
-                size_t k = ra_utf8_decode(s + i, len - i, &cp);
-                if (k == 0) {
-                        fputs("\xef\xbf\xbd", out);
-                        i++;
-                        continue;
-                }
-                if (s[i] == '\\')
-                        fputs("\\\\", out);
-                else if (s[i] == '"')
-                        fputs("\\\"", out);
-                else if (s[i] == '\n')
-                        fputs("\\n", out);
-                else
-                        fwrite(s + i, 1, k, out);
-                i += k;
-        }
-}
-
-void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class) {
-        fputs("{device=\"", out);
-        put_label_value(out, device);
-        fputs("\",kind=\"", out);
-        put_label_value(out, kind);
-        fputs("\",class=\"", out);
-        put_label_value(out, class);
-        fputs("\"}", out);
-}
-
-const char *prometheus_kind(const struct ra_facts *f) {
+static const char *prometheus_kind(const struct ra_facts *f) {
         return f->kind == RA_KIND_BLOCK ? "block" : "mount";
 }
 
 static void put_labels(FILE *out, const struct ra_facts *f) {
-        prometheus_put_labels(out, f->name, prometheus_kind(f), ra_class_to_string(f->class));
+        ra_fputs_prometheus_labels(out, f->name, prometheus_kind(f), ra_class_to_string(f->class));
 }
 
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
@@ -72,10 +38,10 @@ void status_prometheus(FILE *out, const struct ctl_device *list, size_t n) {
 
 /* The records that name a listed device, kept in the file's order. */
 void status_prometheus_last_advice(FILE *out, const char *root, const struct ctl_device *list, size_t n) {
-        struct advice_record *r = NULL;
+        struct ra_advice_record *r = NULL;
         size_t n_r = 0, kept = 0;
 
-        if (advice_records_load(root, &r, &n_r) < 0 || n_r == 0) {
+        if (ra_advice_records_load(root, &r, &n_r) < 0 || n_r == 0) {
                 free(r);
                 return;
         }
@@ -86,6 +52,6 @@ void status_prometheus_last_advice(FILE *out, const char *root, const struct ctl
                                 break;
                         }
         if (kept > 0)
-                advice_prometheus(out, r, kept);
+                ra_advice_prometheus(out, r, kept);
         free(r);
 }

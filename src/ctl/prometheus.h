@@ -8,19 +8,13 @@
 
 /*
  * status in the Prometheus text exposition format, for node_exporter's
- * textfile collector: the gauge of each value column (status-columns.h:
- * readahead_target_bytes, readahead_current_bytes, readahead_drift,
- * readahead_kernel_bytes),
+ * textfile collector: the gauge of each value column (status-columns.h),
  * labelled device, kind and class.
  */
 void status_prometheus(FILE *out, const struct ctl_device *list, size_t n);
 
-/* The gauges of the last advise run (advice-record.h) in ROOT, for the
+/* The gauges of the last advise run (advise-record.h) in ROOT, for the
  * devices of list only; a device gone since, or a file that cannot be read,
  * leaves them out. */
 void status_prometheus_last_advice(FILE *out, const char *root, const struct ctl_device *list, size_t n);
 
-/* {device="...",kind="...",class="..."}, the device name escaped as the
- * exposition format wants; kind is "block" or "mount". */
-void prometheus_put_labels(FILE *out, const char *device, const char *kind, const char *class);
-const char *prometheus_kind(const struct ra_facts *f);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Feeds bytes to the mountstats parser as /proc/self/mountstats text (NFS
- * mount points are chosen by users), checking the contract of mountstats.h:
+ * mount points are chosen by users), checking the contract of
+ * advise-mountstats.h:
  *  - ra_mountstats_find() reads exactly the buffer it is given (no NUL
  *    needed), returns 1, 0 or -EBADMSG, and writes its result only with 1;
  *  - the mount point of the first NFS "device" line, decoded, is found (1)
@@ -19,7 +20,7 @@
 
 #include "fuzz.h"
 #include "mountinfo.h"
-#include "mountstats.h"
+#include "advise-mountstats.h"
 
 static const char other_mount[] = "\ndevice tmpfs mounted on /srv/nfs with fstype tmpfs\n";
 

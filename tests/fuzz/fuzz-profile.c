@@ -175,8 +175,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         ra_profile_done(&p);
 
-        /* The same bytes as a drop-in over the base profile: a file with
-         * errors must leave the base exactly as it was. */
+        /* The same bytes as a drop-in over the base profile: a file dropped
+         * whole must leave the base exactly as it was; one whose rules were
+         * dropped keeps every base rule (amended ones as they were). */
         ra_profile_init(&p);
         FUZZ_ASSERT(ra_profile_parse_buffer(config, &p, "/fuzz/profiles/base.conf", base,
                                             sizeof(base) - 1) == 0);

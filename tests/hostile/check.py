@@ -356,7 +356,7 @@ def check_errors():
     text = out.decode(errors="replace")
     base = f"{root()}/etc/readahead-agent/{d}"
     for where, msg in ((f"{base}60-div.conf:3: error: ", "Size=1M/0: division by zero"),
-                       (f"{base}61-minmax.conf:3: error: ", "[Rule disk] Minimum= is above Maximum="),
+                       (f"{base}61-minmax.conf:3: error: ", "[Rule disk] unchanged by this file: Minimum= is above Maximum="),
                        (f"{base}62-order.conf:3: error: ", "Minimum=, Default= and Maximum= must be in ascending order")):
         if any(l.startswith(where) and msg in l for l in text.splitlines()):
             ok(f"check says {where}...{msg}")
@@ -372,17 +372,22 @@ def check_errors():
         fail("check --json is JSON", "JSON", f"{e}: {out[:300]!r}")
     check_eq("check --json problems", [
         {"file": f"{base}60-div.conf", "line": 3, "severity": "error",
-         "message": "Size=1M/0: division by zero whatever the device"},
+         "message": "[Rule disk] unchanged by this file: Size=1M/0: division by zero whatever the device"},
         {"file": f"{base}61-minmax.conf", "line": 3, "severity": "error",
-         "message": "[Rule disk] Minimum= is above Maximum="},
+         "message": "[Rule disk] unchanged by this file: Minimum= is above Maximum="},
         {"file": f"{base}62-order.conf", "line": 3, "severity": "error",
          "message": "Minimum=, Default= and Maximum= must be in ascending order"},
     ], doc.get("problems"))
     check_eq("check --json errors", 3, doc.get("errors"))
     check_eq("check --json warnings", 0, doc.get("warnings"))
     check_eq("check --json profile", "default", doc.get("profile"))
-    check_eq("check --json: 60-div.conf", {"file": f"{base}60-div.conf", "state": "ignored", "dropin": True},
+    # The rule is dropped, not the file: its one rule was the bad one.
+    check_eq("check --json: 60-div.conf", {"file": f"{base}60-div.conf", "state": "used", "dropin": True,
+                                           "dropped_rules": 1},
              next((f for f in doc.get("files", []) if f.get("file", "").endswith("60-div.conf")), None))
+    check_eq("check --json: 62-order.conf", {"file": f"{base}62-order.conf", "state": "ignored", "dropin": True,
+                                             "dropped_rules": 0},
+             next((f for f in doc.get("files", []) if f.get("file", "").endswith("62-order.conf")), None))
     doc = ctl_json("explain 0:53 --json", "explain", "0:53", "--json")
     why = rule_of(doc, "nfs").get("why") or ""
     check_eq("explain 0:53: nfs rule verdict", "failed", rule_of(doc, "nfs").get("verdict"))

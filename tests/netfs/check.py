@@ -587,6 +587,27 @@ def rule_mount_point():
 
 
 @case
+def rule_misspelled_key():
+    """Issue 34: a drop-in rule whose one match is misspelled (MountPiont=)
+    is dropped whole rather than set on every mount: check exits 1 naming
+    its file, line and rule; the NFS mount keeps the nfs rule's value."""
+    set_meminfo(MEM_16G_KB)
+    set_mountinfo([NFS4_1M])
+    rel = "profiles/default.conf.d/50-data.conf"
+    root_dropin(rel, "[Rule data]\nMountPiont=/mnt/data\nSize=16M\n")
+    path = os.path.join(os.environ["RA_NETFS_ROOT"], "etc/readahead-agent", rel)
+    rc, out, err, _ = ctl("check")
+    print(out)
+    check_eq("readahead-ctl check with the misspelled drop-in", "exit 1", describe_rc(rc))
+    problem = f"{path}:2: error: [Rule data] dropped: unknown key MountPiont="
+    check_eq("check names the file, line and rule", [problem],
+             [l for l in out.splitlines() if ": error: " in l])
+    check_status({"0:53": {"target_kb": 4096, "rule_section": "nfs"}})
+    check_explain("/mnt/data", {"device.name": "0:53", "target_kb": 4096}, {"nfs": "matched", "data": None})
+    decide_at_once("0:53", 4096)
+
+
+@case
 def disk_bdi():
     """7:0 (a loop disk's bdi) is not anonymous: the agent prints nothing and
     writes nothing, even with a mount of 7:0 in mountinfo."""

@@ -3,7 +3,8 @@
 # cat-config.sh: `readahead-ctl cat-config` on a private configuration root
 # with every kind of file: a vendor file overridden from /etc, a /run drop-in,
 # drop-ins masked by an empty file and by a /dev/null symlink, a broken /etc
-# drop-in. The whole expected output is written down below.
+# drop-in, an /etc drop-in with a rule dropped for a misspelled key. The whole
+# expected output is written down below.
 #
 # Needs RA_CTL, RA_TESTROOT and RA_VENDOR_DIR (ctest sets them); no root.
 set -euo pipefail
@@ -31,7 +32,9 @@ ln -s /dev/null "$etc/profiles/throughput.conf.d/20-hdd.conf"
 printf '[Rule raid]\nClass=raid\nSize=16M\n' >"$vendor/profiles/throughput.conf.d/30-raid.conf"
 : >"$run/profiles/throughput.conf.d/30-raid.conf"
 printf '[Rule usb]\nTransport=usb\nSize=1M\n' >"$vendor/profiles/throughput.conf.d/40-usb.conf"
-printf '[Rule usb]\nTransport=floppy\n' >"$etc/profiles/throughput.conf.d/40-usb.conf"
+printf '[Rule usb]\nTransport usb\nSize=2M\n' >"$etc/profiles/throughput.conf.d/40-usb.conf"
+# Used, but its one rule is dropped (a misspelled match): said in the header.
+printf '[Rule data]\nMountPiont=/data\nSize=16M\n' >"$etc/profiles/throughput.conf.d/45-data.conf"
 # A /run drop-in with no counterpart.
 printf '[Rule loop]\nTransport=loop\nSize=256K\n' >"$run/profiles/throughput.conf.d/50-loop.conf"
 
@@ -63,6 +66,9 @@ expected=$tmp/expected
         echo
         echo "# $vendor/profiles/throughput.conf.d/40-usb.conf"
         printf '[Rule usb]\nTransport=usb\nSize=1M\n'
+        echo
+        echo "# $etc/profiles/throughput.conf.d/45-data.conf (1 rule(s) dropped: they have errors, see 'readahead-ctl check')"
+        printf '[Rule data]\nMountPiont=/data\nSize=16M\n'
         echo
         echo "# $run/profiles/throughput.conf.d/50-loop.conf"
         printf '[Rule loop]\nTransport=loop\nSize=256K\n'

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# (e) A broken file in /etc is dropped whole and named by `check`; every
-# device still gets a correct value:
-#   1. a drop-in whose second rule has a malformed Size: its first (valid)
-#      rule must not apply either, a good drop-in beside it still does;
+# (e) A broken rule or file in /etc is dropped whole and named by `check`;
+# every device still gets a correct value:
+#   1. a drop-in whose second rule has a malformed Size: that rule is dropped
+#      whole, its first (valid) rule applies, a good drop-in beside it too
+#      (issue 34: a rule, not its file, is what an error in it drops);
 #   2. an /etc copy of profiles/default.conf with a malformed Minimum and a
 #      different Default: the vendor file stands in, Default stays 512.
 . "$(dirname "$0")/lib.sh"
@@ -48,12 +49,12 @@ ra_set_ra "$big" 4096
 ra_set_ra "$small" 4096
 ra_change "$big" "$small"
 ra_dump "$big" "$small"
-ra_expect_ra "$big" 512
-ra_expect_status_match "$big" rule '*profiles/default.conf:disk'
+ra_expect_ra "$big" 256
+ra_expect_status_match "$big" rule '*40-broken.conf:half'
 ra_expect_ra "$small" 32
 ra_expect_status_match "$small" rule '*50-good.conf:good'
 
-# apply: same decisions, whatever it says about the broken file.
+# apply: same decisions, and the dropped rule named on stderr.
 ra_set_ra "$big" 4096
 ra_set_ra "$small" 4096
 set +e
@@ -62,7 +63,9 @@ rc=$?
 set -e
 ra_log "apply exited $rc"
 printf '%s\n' "$out" >&2
-ra_expect_ra "$big" 512
+grep -q '^readahead-ctl apply: .*40-broken\.conf:7: error: \[Rule broken\] dropped: ' <<<"$out" ||
+        ra_fail "apply does not name 40-broken.conf:7 and the rule it drops"
+ra_expect_ra "$big" 256
 ra_expect_ra "$small" 32
 
 # 2. A broken whole profile in /etc.

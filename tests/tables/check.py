@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The texts that list readahead-ctl's verbs, options, status columns and the
-profile keys must name everything the program's own tables have: the
-program prints its tables (readahead-ctl --list-verbs, --list-options,
---list-columns, --list-keys) and each text is read for the names.
+"""The texts that list readahead-ctl's verbs, options, status columns, its
+Prometheus gauges and the profile keys must name everything the program's
+own tables have: the program prints its tables (readahead-ctl --list-verbs,
+--list-options, --list-columns, --list-gauges, --list-keys) and each text is
+read for the names.
 
   text                          checked for
   completion/readahead-ctl      verbs, every option per verb, columns
   man/readahead-ctl.8.scd       verbs (COMMANDS), options, columns (STATUS TABLE),
-                                the columns' Prometheus gauges (--format)
-  README.md                     verbs in the usage block (Status and explain); the
-                                gauges (Prometheus); keys: [Agent] anywhere,
+                                status's Prometheus gauges (--format), advise's
+                                (COMMANDS, advise)
+  README.md                     verbs in the usage block (Status and explain); every
+                                gauge (Prometheus); keys: [Agent] anywhere,
                                 [Profile] and [Rule NAME] tables
   man/readahead.conf.5.scd      keys, per section
   tests/fuzz/profile.dict       keys
@@ -81,7 +83,11 @@ OPTIONS = {}  # verb ("*": main's) -> its long options
 for w in table("--list-options"):
     OPTIONS.setdefault(w[0], []).append(w[1])
 COLUMNS = [w[0] for w in table("--list-columns")]
-GAUGES = [w[2] for w in table("--list-columns") if w[2] != "-"]
+GAUGES = {}  # "status" (the columns') or "advise" -> its gauges
+for w in table("--list-gauges"):
+    GAUGES.setdefault(w[0], []).append(w[1])
+if sorted(GAUGES.get("status", [])) != sorted(w[2] for w in table("--list-columns") if w[2] != "-"):
+    ratest.fail("--list-gauges names the columns' gauges", "the same", " ".join(GAUGES.get("status", [])))
 KEYS = {}  # section -> its keys
 for w in table("--list-keys"):
     KEYS.setdefault(w[0], []).append(w[1])
@@ -118,12 +124,14 @@ check_has("readahead-ctl(8) STATUS TABLE", "columns", COLUMNS,
           [c for line in status_table.splitlines() if line.startswith("*")
            for c in re.findall(r"\*([A-Z][A-Z:]*)\*", line)])
 
-check_has("readahead-ctl(8) --format", "Prometheus gauges", GAUGES,
+check_has("readahead-ctl(8) --format", "status's Prometheus gauges", GAUGES["status"],
           re.findall(r"\*(readahead_[a-z_]+)\*", section(man_ctl, r"^\*--format\*=", r"^\*--")))
+check_has("readahead-ctl(8) advise", "advise's Prometheus gauges", GAUGES["advise"],
+          re.findall(r"\*(readahead_[a-z_]+)\*", section(commands, r"^\*advise\*", r"^\*[a-z-]+\*")))
 
 # ---- README.md ----------------------------------------------------------------
 readme = read("README.md")
-check_has("README's Prometheus section", "Prometheus gauges", GAUGES,
+check_has("README's Prometheus section", "Prometheus gauges", GAUGES["status"] + GAUGES["advise"],
           re.findall(r"`(readahead_[a-z_]+)`", section(readme, r"^### Prometheus$", r"^#")))
 usage = section(readme, r"^## Status and explain$", r"^#")
 usage = usage.split("```")[1] if usage.count("```") >= 2 else ""

@@ -147,6 +147,13 @@ static void test_option_u64(void) {
         CHECK_U64(0, ra_mount_option_u64("rsize=", "rsize"));
         CHECK_U64(0, ra_mount_option_u64("rsize=12k", "rsize"));
         CHECK_U64(0, ra_mount_option_u64("rsize=99999999999999999999", "rsize"));
+        /* 2^64-1 is a number (issue 34: it was refused as invalid); 2^64 is not */
+        bool invalid = true;
+        CHECK_U64(UINT64_MAX, ra_mount_option_u64_checked("rsize=18446744073709551615", "rsize", &invalid));
+        CHECK(!invalid);
+        CHECK_U64(0, ra_mount_option_u64_checked("rsize=18446744073709551616", "rsize", &invalid));
+        CHECK(invalid);
+        CHECK_U64(18446744073709551610u, ra_mount_option_u64("rsize=18446744073709551610", "rsize"));
         CHECK_U64(65536, ra_mount_option_u64("rsize=65536", "rsize"));
         CHECK_U64(0, ra_mount_option_u64("", "rsize"));
 }

@@ -19,6 +19,11 @@
 #       load: bench/README-nfs.md). From 16M advise keeps 16M (39% of the
 #       window in flight in the run that tried it), which the sweeps read at
 #       0.6-0.9 of the best: not asserted until the bench decides the rule.
+#   (f) --write on an NFS mount: a drop-in that names the mount by server and
+#       mount point, applied at once, and applied again by the agent when
+#       the mount is made again (a new bdi); refused, with nothing written,
+#       for mounts stacked on one directory and for a mount point a profile
+#       line cannot carry (a space)
 . "$(dirname "$0")/lib.sh"
 
 advise_seconds=5
@@ -200,4 +205,56 @@ elif awk -v a="$(stat max "${runs[$final]}")" -v b="$(stat min "${runs[$best_kb]
 else
         vm_fail "(e) from 128K: ${final}K reads $share of the best, every run below the best's"
 fi
+
+# (f) --write for an NFS mount, across a remount.
+dropins=/etc/readahead-agent/profiles/default.conf.d
+set_rtt 10
+set_ra 128
+start_reader /mnt/data/big
+rc=0
+readahead-ctl advise --time "$advise_seconds" --json --write /mnt/data >"$VM_TMP/f.json" 2>"$VM_TMP/f.err" || rc=$?
+stop_readers
+set_rtt 0
+cat "$VM_TMP/f.err" >&2
+vm_expect_eq "(f) advise --write exit status" "$rc" 0
+f=$(entry f "$bdi")
+show "(f)" "$bdi" "$f"
+vm_expect_eq "(f) advice" "$(jq -r .advice <<<"$f")" raise
+kb=$(jq -r .suggested_kb <<<"$f")
+written=$(jq -r .written <<<"$f")
+[ -f "$written" ] || vm_fail "(f) written names '$written', which does not exist"
+case $written in "$dropins"/*) ;; *) vm_fail "(f) the drop-in $written is not in $dropins" ;; esac
+vm_log "(f) $written: $(tr '\n' '|' <"$written")"
+grep -qx 'Kind=mount' "$written" && grep -qx 'Server=127.0.0.1' "$written" && grep -qx 'MountPoint=/mnt/data' "$written" ||
+        vm_fail "(f) the drop-in does not name the mount by server and mount point"
+vm_expect_eq "(f) read_ahead_kb after --write" "$(vm_bdi_ra_kb "$bdi")" "$kb"
+umount /mnt/data
+vm_nfs_mount 4.2 1048576 data /mnt/data
+vm_settle
+again=$(vm_bdi_of /mnt/data)
+[ "$again" != "$bdi" ] || vm_log "(f) the remount got the same bdi $bdi"
+vm_expect_eq "(f) read_ahead_kb of the remounted $again" "$(vm_bdi_ra_kb "$again")" "$kb"
+vm_expect_eq "(f) the rule that decides $again" "$(vm_status_entry "$again" | jq -r '.rule | sub(".*/"; "")')" \
+        "$(basename "$written"):$(sed -n 's/^\[\(Rule .*\)\]$/\1/p' "$written")"
+rm "$written"
+readahead-ctl apply >/dev/null
+
+# Refused: two mounts stacked on /mnt/half (a rule would decide both), and a
+# mount point with a space (a glob list splits at spaces). Nothing written.
+refused() { # WHAT MOUNTPOINT PATTERN
+        local rc=0
+        readahead-ctl advise --time 1 --write "$2" >"$VM_TMP/r.out" 2>"$VM_TMP/r.err" || rc=$?
+        vm_log "(f) $1: exit $rc: $(cat "$VM_TMP/r.err")"
+        [ "$rc" != 0 ] || vm_fail "(f) $1: advise --write exited 0"
+        grep -q "$3" "$VM_TMP/r.err" || vm_fail "(f) $1: the message does not say '$3'"
+        [ -z "$(ls -A "$dropins" 2>/dev/null)" ] || vm_fail "(f) $1: written: $(ls "$dropins")"
+}
+vm_nfs_mount 4.2 1048576 data /mnt/half
+refused "stacked mounts" /mnt/half "too: a rule by it would decide both"
+umount /mnt/half
+mkdir -p "/mnt/with space"
+vm_nfs_mount 4.2 1048576 data "/mnt/with space"
+refused "a mount point with a space" "/mnt/with space" "cannot stand in a profile line"
+umount "/mnt/with space"
+vm_log "ok: (f) advise --write for NFS: written by server and mount point, applied across a remount, refused when ambiguous"
 vm_pass

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Attribution per cgroup for advise: a cgroup's refaults, major faults and
+ * reclaim go to the devices that cgroup read, by its own reads per device.
+ * Pure: counters in, shares out; the cgroup sampler (advise-cgroup.h) reads
+ * the files (parsed by advise-parse.h) and keeps the samples.
+ */
+
+/* Events over one interval, for a cgroup or a device. */
+struct ra_events {
+        double majfaults, refault_pages, steal_pages;
+};
+
+/* One cgroup's event deltas, and which it has (v1 has no pgsteal). */
+struct ra_cgroup_delta {
+        struct ra_events ev;
+        bool have_steal;
+};
+
+/*
+ * Splits a cgroup's events over devices by its read bytes from each
+ * (weights[i] for device i): per_device[i] += ev * weights[i] / sum, and
+ * explained += ev (steal only when the cgroup has it). A cgroup that read
+ * nothing explains nothing: false, its events are left to the host-wide
+ * split.
+ */
+bool ra_attribute_cgroup(const struct ra_cgroup_delta *d, const double *weights, size_t n,
+                         struct ra_events *per_device, struct ra_events *explained);
+
+/* What no cgroup explains: host - explained, never below zero. */
+struct ra_events ra_events_unexplained(const struct ra_events *host, const struct ra_events *explained);

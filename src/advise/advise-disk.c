@@ -1,0 +1,317 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+
+#include "advise-disk.h"
+#include "size.h"
+
+static double share_of(double part, double whole) {
+        return whole > 0 ? part / whole : 0;
+}
+
+/* What no device or host moves in a second: 2^33 sectors (4 TiB), 2^28
+ * requests, 2^30 pages (4 TiB); a request's ticks add up to at most 65536
+ * requests in flight. Time-based counters (busy, PSI) grow by at most the
+ * interval, with a second of slack for the sampling. */
+#define DELTA_SECTORS_PER_S (UINT64_C(1) << 33)
+#define DELTA_IOS_PER_S (UINT64_C(1) << 28)
+#define DELTA_PAGES_PER_S (UINT64_C(1) << 30)
+#define DELTA_IN_FLIGHT_MAX 65536
+
+static bool counter_delta(uint64_t now, uint64_t before, double max, uint64_t *ret) {
+        if (now < before || (double) (now - before) > max)
+                return false;
+        *ret = now - before;
+        return true;
+}
+
+bool ra_disk_delta(const struct ra_disk_counters *now, const struct ra_disk_counters *before, double seconds,
+                   struct ra_disk_counters *ret) {
+        const double s = seconds > 0 ? seconds : 0, ms = (s + 1) * 1000;
+        struct ra_disk_counters d;
+
+        if (counter_delta(now->read_ios, before->read_ios, s * (double) DELTA_IOS_PER_S, &d.read_ios) &&
+            counter_delta(now->read_merges, before->read_merges, s * (double) DELTA_SECTORS_PER_S, &d.read_merges) &&
+            counter_delta(now->read_sectors, before->read_sectors, s * (double) DELTA_SECTORS_PER_S,
+                          &d.read_sectors) &&
+            counter_delta(now->read_ticks_ms, before->read_ticks_ms, ms * DELTA_IN_FLIGHT_MAX, &d.read_ticks_ms) &&
+            counter_delta(now->io_ticks_ms, before->io_ticks_ms, ms, &d.io_ticks_ms)) {
+                *ret = d;
+                return true;
+        }
+        *ret = (struct ra_disk_counters){};
+        return false;
+}
+
+bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_counters *before, double seconds,
+                   struct ra_host_counters *ret) {
+        const double s = seconds > 0 ? seconds : 0, pages = s * (double) DELTA_PAGES_PER_S, us = (s + 1) * 1e6;
+        struct ra_host_counters d;
+
+        if (counter_delta(now->majfaults, before->majfaults, pages, &d.majfaults) &&
+            counter_delta(now->refault_file_pages, before->refault_file_pages, pages, &d.refault_file_pages) &&
+            counter_delta(now->steal_file_pages, before->steal_file_pages, pages, &d.steal_file_pages) &&
+            counter_delta(now->pinned_pages, before->pinned_pages, pages, &d.pinned_pages) &&
+            counter_delta(now->mem_some_us, before->mem_some_us, us, &d.mem_some_us) &&
+            counter_delta(now->io_some_us, before->io_some_us, us, &d.io_some_us)) {
+                *ret = d;
+                return true;
+        }
+        *ret = (struct ra_host_counters){};
+        return false;
+}
+
+void ra_disk_observe_interval(struct ra_disk_observed *o, const struct ra_disk_counters *dev,
+                              uint64_t all_read_sectors, const struct ra_host_counters *host, bool psi,
+                              double seconds, unsigned page_kb) {
+        ra_disk_observe_interval_cg(o, dev, all_read_sectors, host, NULL, NULL, psi, seconds, page_kb);
+}
+
+void ra_disk_observe_interval_cg(struct ra_disk_observed *o, const struct ra_disk_counters *dev,
+                                 uint64_t all_read_sectors, const struct ra_host_counters *host,
+                                 const struct ra_events *from_cgroups, const struct ra_events *explained,
+                                 bool psi, double seconds, unsigned page_kb) {
+        const double page_bytes = (double) page_kb * 1024;
+        const struct ra_events none = {};
+        const struct ra_events host_ev = { (double) host->majfaults, (double) host->refault_file_pages,
+                                           (double) host->steal_file_pages };
+        const struct ra_events rest = ra_events_unexplained(&host_ev, explained ? explained : &none);
+
+        o->seconds += seconds;
+        o->disk.read_ios += dev->read_ios;
+        o->disk.read_merges += dev->read_merges;
+        o->disk.read_sectors += dev->read_sectors;
+        o->disk.read_ticks_ms += dev->read_ticks_ms;
+        o->disk.io_ticks_ms += dev->io_ticks_ms;
+        o->psi = psi;
+        /* A cgroup's events belong to the devices it read, in whatever
+         * interval its reads were counted. */
+        if (from_cgroups) {
+                o->by_cgroup = true;
+                o->majfaults += from_cgroups->majfaults;
+                o->refault_bytes += from_cgroups->refault_pages * page_bytes;
+                o->reclaim_bytes += from_cgroups->steal_pages * page_bytes;
+                o->cgroup_majfaults += from_cgroups->majfaults;
+                o->cgroup_refault_bytes += from_cgroups->refault_pages * page_bytes;
+                o->cgroup_reclaim_bytes += from_cgroups->steal_pages * page_bytes;
+        }
+        if (dev->read_sectors == 0)
+                return;
+        /* What no cgroup explains belongs to whoever read: to this device
+         * by its share of the sectors all disks read in this interval. */
+        double share = share_of((double) dev->read_sectors,
+                                (double) (all_read_sectors > dev->read_sectors ? all_read_sectors : dev->read_sectors));
+        o->read_seconds += seconds;
+        o->majfaults += share * rest.majfaults;
+        o->refault_bytes += share * rest.refault_pages * page_bytes;
+        o->reclaim_bytes += share * rest.steal_pages * page_bytes;
+        o->direct_bytes += share * (double) host->pinned_pages * page_bytes;
+        if (psi) {
+                o->mem_some_seconds += (double) host->mem_some_us / 1e6;
+                o->io_some_seconds += (double) host->io_some_us / 1e6;
+        }
+}
+
+static void suggest(struct ra_advice *a, const struct ra_advise_limits *l, enum ra_advice_kind kind,
+                    uint64_t want_kb, const char *evidence) {
+        ra_advise_suggest(a, l, kind, want_kb, 0, NULL, evidence);
+}
+
+/* The rates and shares of one observation, before any judgement. */
+static void measure(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *a) {
+        const double read_bytes = (double) o->disk.read_sectors * 512;
+        const double ra_bytes = (double) l->read_ahead_kb * 1024;
+
+        a->read_bytes_per_s = share_of(read_bytes, o->seconds);
+        a->request_kb = share_of(read_bytes / 1024, (double) o->disk.read_ios);
+        a->busy = share_of((double) o->disk.io_ticks_ms / 1000, o->read_seconds);
+        if (a->busy > 1) /* the sampling's jitter; never more than all the time */
+                a->busy = 1;
+        a->io_stall = o->psi ? share_of(o->io_some_seconds, o->read_seconds) : -1;
+        a->mem_stall = o->psi ? share_of(o->mem_some_seconds, o->read_seconds) : -1;
+        a->majfaults_per_s = share_of(o->majfaults, o->seconds);
+        a->read_per_fault_kb = o->majfaults >= 1 ? read_bytes / 1024 / o->majfaults : 0;
+        a->direct_share = share_of(o->direct_bytes, read_bytes);
+        if (a->direct_share > 1)
+                a->direct_share = 1;
+        /* What went through the page cache: the rest is readahead's. */
+        const double cached_bytes = read_bytes * (1 - a->direct_share);
+        a->fault_share = share_of(o->majfaults * ra_bytes, cached_bytes);
+        a->refault_share = share_of(o->refault_bytes, cached_bytes);
+        a->reclaim_share = share_of(o->reclaim_bytes, cached_bytes);
+}
+
+/* A network mount, too few reads, or reads that bypass the page cache: no
+ * advice either way. Writes the reason and returns true when one holds. */
+static bool no_signal(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *a) {
+        const double read_bytes = (double) o->disk.read_sectors * 512;
+
+        if (l->network) {
+                snprintf(a->reason, sizeof(a->reason), "a network mount: no read counters to observe");
+                return true;
+        }
+        if (read_bytes < (double) RA_ADVISE_READ_BYTES_MIN) {
+                if (o->disk.read_sectors == 0)
+                        snprintf(a->reason, sizeof(a->reason), "no reads in %.0f s", o->seconds);
+                else
+                        snprintf(a->reason, sizeof(a->reason), "only %.0fK read in %.0f s",
+                                 read_bytes / 1024, o->seconds);
+                return true;
+        }
+        if (a->direct_share >= RA_ADVISE_DIRECT_SHARE_MIN) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "%.0f%% of the reads bypass the page cache (O_DIRECT): readahead plays no part",
+                         a->direct_share * 100);
+                return true;
+        }
+        return false;
+}
+
+/* Read-around for random faults: each fault reads read_ahead_kb around it
+ * and uses a page. Returns true when this is the advice. */
+static bool lower_for_read_around(const struct ra_advise_limits *l, struct ra_advice *a) {
+        const double ra_bytes = (double) l->read_ahead_kb * 1024;
+        char text[200], s1[24], s2[24];
+
+        if (!(a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN &&
+              a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
+              a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024))
+                return false;
+        snprintf(text, sizeof(text),
+                 "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
+                 "(read_ahead_kb %s)",
+                 a->majfaults_per_s, ra_format_size_kb((uint64_t) (a->read_per_fault_kb + 0.5), s1),
+                 ra_format_size_kb(l->read_ahead_kb, s2));
+        if (l->read_ahead_kb <= RA_ADVISE_FAULT_FLOOR_KB) {
+                snprintf(a->reason, sizeof(a->reason), "%s; at %s read-around is small already", text, s2);
+                return true;
+        }
+        uint64_t kb = l->read_ahead_kb / RA_ADVISE_STEP;
+        suggest(a, l, RA_ADVICE_LOWER, kb < RA_ADVISE_FAULT_FLOOR_KB ? RA_ADVISE_FAULT_FLOOR_KB : kb, text);
+        return true;
+}
+
+/* Thrashing: what readahead brought in was reclaimed before use and read
+ * again. Returns true when this is the advice. */
+static bool lower_for_thrashing(const struct ra_advise_limits *l, struct ra_advice *a) {
+        bool pressure =
+                (a->mem_stall >= RA_ADVISE_MEM_STALL_MIN) || a->reclaim_share >= RA_ADVISE_RECLAIM_SHARE_MIN;
+        char text[200], stall[48] = "";
+
+        if (!(a->refault_share >= RA_ADVISE_REFAULT_SHARE_MIN && pressure))
+                return false;
+        if (a->mem_stall >= 0)
+                snprintf(stall, sizeof(stall), ", memory stalls %.1f%% of the time", a->mem_stall * 100);
+        snprintf(text, sizeof(text),
+                 "readahead thrown away: %.0f%% of what was read had been read before and reclaimed "
+                 "(refaults), reclaim took %.0f%% of it%s",
+                 a->refault_share * 100, a->reclaim_share * 100, stall);
+        suggest(a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, text);
+        return true;
+}
+
+/* Sequential reads that readahead does not limit: requests smaller than the
+ * window, waste, or a device with room to spare. Writes the reason and
+ * returns true when one holds; stall describes the readers' I/O stalls. */
+static bool readahead_not_the_limit(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                    struct ra_advice *a, const char *stall) {
+        const double cached_bytes = (double) o->disk.read_sectors * 512 * (1 - a->direct_share);
+        char s1[24];
+
+        uint64_t request_max_kb = l->max_sectors_kb && l->max_sectors_kb < l->read_ahead_kb ? l->max_sectors_kb
+                                                                                           : l->read_ahead_kb;
+        bool at_size = a->request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
+        bool limited = a->busy >= RA_ADVISE_BUSY_MIN || a->io_stall >= RA_ADVISE_IO_STALL_MIN;
+        bool others_stall = o->by_cgroup && a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
+        bool own_reclaim = o->cgroup_reclaim_bytes >= RA_ADVISE_RECLAIM_SHARE_MIN * cached_bytes && cached_bytes > 0;
+        bool waste = a->refault_share > RA_ADVISE_RAISE_REFAULT_MAX ||
+                     a->fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
+                     (a->mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall) || own_reclaim;
+        if (!at_size) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "requests average %.0fK against read_ahead_kb %s: readahead does not drive these "
+                         "reads "
+                         "(random or small reads)",
+                         a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1));
+                return true;
+        }
+        if (waste) {
+                snprintf(
+                        a->reason, sizeof(a->reason),
+                        "requests at the readahead size, but with waste: refaults %.0f%%, fault read-around "
+                        "%.0f%% of the reads, memory stalls %.1f%% of the time, reclaim took %.0f%% of it",
+                        a->refault_share * 100, a->fault_share * 100,
+                        a->mem_stall > 0 ? a->mem_stall * 100 : 0, a->reclaim_share * 100);
+                return true;
+        }
+        if (!limited) {
+                snprintf(
+                        a->reason, sizeof(a->reason),
+                        "requests at the readahead size (%.0fK), but the device is busy %.0f%% of the time, "
+                        "%s: readahead is not the limit",
+                        a->request_kb, a->busy * 100, stall);
+                return true;
+        }
+        return false;
+}
+
+/* Sequential reads limited by readahead: raise, unless the disk or the
+ * last advice says a raise gains nothing. */
+static void raise_for_sequential(const struct ra_advise_limits *l, struct ra_advice *a, const char *stall) {
+        char text[200], s1[24], s2[24];
+
+        snprintf(text, sizeof(text),
+                 "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
+                 "busy %.0f%%, %s, no refaults or memory pressure",
+                 a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
+        /* A rotating disk reads one request at a time: past max_sectors_kb
+         * a larger window only queues more requests of the same size
+         * (bench/benefit, HDD model, one stream: 103.6 MiB/s at 1M, 98.8 at
+         * 2M, 94.8 at 16M with max_sectors_kb 1280). */
+        if (l->rotational && l->max_sectors_kb && l->read_ahead_kb >= l->max_sectors_kb) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "%s; but requests are split at max_sectors_kb %s already and a rotating disk gains "
+                         "nothing from more of them in flight",
+                         text, ra_format_size_kb(l->max_sectors_kb, s2));
+                return;
+        }
+        if (l->lowered_here) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "%s; but the last advice lowered read_ahead_kb to %s for thrashing or read-around: "
+                         "a "
+                         "raise would bring that back",
+                         text, ra_format_size_kb(l->read_ahead_kb, s2));
+                return;
+        }
+        uint64_t want_kb = l->read_ahead_kb * RA_ADVISE_STEP;
+        if (l->rotational && l->max_sectors_kb && want_kb > l->max_sectors_kb)
+                want_kb = l->max_sectors_kb;
+        suggest(a, l, RA_ADVICE_RAISE, want_kb, text);
+}
+
+/* Reads near the readahead size: raise, or say why readahead is not the
+ * limit. */
+static void advise_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                              struct ra_advice *a) {
+        char stall[48];
+
+        /* Without PSI the stall is unknown, not 0%. */
+        if (a->io_stall < 0)
+                snprintf(stall, sizeof(stall), "readers' I/O stalls unknown (no PSI)");
+        else
+                snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a->io_stall * 100);
+        if (!readahead_not_the_limit(o, l, a, stall))
+                raise_for_sequential(l, a, stall);
+}
+
+void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {
+        struct ra_advice a = { .kind = RA_ADVICE_NO_SIGNAL, .suggested_kb = l->read_ahead_kb };
+
+        measure(o, l, &a);
+        if (!no_signal(o, l, &a)) {
+                a.kind = RA_ADVICE_KEEP;
+                if (!lower_for_read_around(l, &a) && !lower_for_thrashing(l, &a))
+                        advise_sequential(o, l, &a);
+        }
+        *ret = a;
+}

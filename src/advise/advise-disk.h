@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "advise-attrib.h"
+#include "advise-suggest.h"
+
+/*
+ * advise for a disk: what readahead did on a live system, and whether to
+ * raise, lower or keep read_ahead_kb. Pure: counters in, advice out. The
+ * sampler (advise-sample.h) reads /proc/diskstats, /proc/vmstat and
+ * /proc/pressure/ and hands each interval's deltas to
+ * ra_disk_observe_interval().
+ *
+ * The thresholds, each with its reason (readahead-ctl(8) lists them too;
+ * those both decisions share are in advise-suggest.h):
+ */
+/* A major fault reads around it by read_ahead_kb: when faults times
+ * read_ahead_kb explain half of the reads, and each fault reads between half
+ * and twice read_ahead_kb (more: sequential readahead behind them; less:
+ * faults served by another disk, such as a program's own pages evicted in a
+ * small memory cgroup), the reads are read-around for random faults. */
+#define RA_ADVISE_FAULT_SHARE_MIN 0.5
+#define RA_ADVISE_FAULT_READ_MIN 0.5
+#define RA_ADVISE_FAULT_READ_MAX 2.0
+/* Random faults gain nothing from read-around above this (bench/benefit:
+ * 122 faults/s at 64K, 21 at 4M on the HDD model); not lowered below it. */
+#define RA_ADVISE_FAULT_FLOOR_KB 64
+/* Pages read again after reclaim took them, as a share of what was read:
+ * readahead that memory could not hold until it was used. */
+#define RA_ADVISE_REFAULT_SHARE_MIN 0.10
+/* ...with memory under pressure: stalls (PSI some) or reclaim of at least
+ * half of what was read. */
+#define RA_ADVISE_MEM_STALL_MIN 0.005
+#define RA_ADVISE_RECLAIM_SHARE_MIN 0.5
+/* Sequential reads limited by readahead: requests at least 3/4 of
+ * read_ahead_kb (or of max_sectors_kb, which splits larger ones), and the
+ * device busy half the time or its readers stalled on I/O a quarter of it
+ * (a throttled device hides its busy time from the device's counters). */
+#define RA_ADVISE_REQUEST_SHARE_MIN 0.75
+#define RA_ADVISE_BUSY_MIN 0.5
+#define RA_ADVISE_IO_STALL_MIN 0.25
+/* No raise while readahead shows waste: the thresholds of lowering (less
+ * is the noise of a busy host, 3% measured while the lab ran). */
+#define RA_ADVISE_RAISE_REFAULT_MAX 0.10
+#define RA_ADVISE_RAISE_FAULT_MAX 0.1
+/* PSI memory is the host's: with events attributed per cgroup, a device
+ * whose own readers refault less than the noise (3%) is not held back by
+ * another cgroup's memory stalls. */
+#define RA_ADVISE_OWN_REFAULT_NOISE 0.03
+/* ...and, with reclaim attributed per cgroup, no raise while reclaim takes
+ * half of what the device's readers read: their memory is full, a larger
+ * window would be thrown away (32 streams in 48 MiB: 640K raised to 1280K
+ * refaulted 14%). */
+/* No raise back to where the last advice lowered from: a value lowered
+ * for thrashing looks sequential and unlimited by memory once the
+ * thrashing stops (32 streams in 48 MiB went 2560K -> 640K -> 1280K ->
+ * 320K -> 1280K without this). */
+
+/* A device's cumulative read counters (/proc/diskstats). */
+struct ra_disk_counters {
+        uint64_t read_ios, read_merges, read_sectors, read_ticks_ms, io_ticks_ms;
+};
+
+/* The host's cumulative counters (/proc/vmstat, /proc/pressure/). */
+struct ra_host_counters {
+        uint64_t majfaults;          /* pgmajfault */
+        uint64_t refault_file_pages; /* workingset_refault_file */
+        uint64_t steal_file_pages;   /* pgsteal_file */
+        uint64_t pinned_pages;       /* nr_foll_pin_acquired: O_DIRECT and other pins */
+        uint64_t mem_some_us, io_some_us;
+};
+
+/* The change of cumulative counters over `seconds` in *ret; false (and all
+ * zero) when one went backwards or jumped further than any device or host
+ * moves in that time (a reset, a wrap, a bogus value such as 2^64-1): such
+ * an interval counts as nothing. */
+bool ra_disk_delta(const struct ra_disk_counters *now, const struct ra_disk_counters *before, double seconds,
+                   struct ra_disk_counters *ret);
+bool ra_host_delta(const struct ra_host_counters *now, const struct ra_host_counters *before, double seconds,
+                   struct ra_host_counters *ret);
+
+/* One device over the window; host events attributed to it. */
+struct ra_disk_observed {
+        double seconds;               /* the window */
+        double read_seconds;          /* intervals in which the device read */
+        struct ra_disk_counters disk; /* deltas over the window */
+        /* Events: what cgroups that read the device explain (their own
+         * events, split by their reads per device), plus the host's events
+         * no cgroup explains of intervals in which the device read, times
+         * its share of that interval's sectors read by all disks. */
+        double majfaults, refault_bytes, reclaim_bytes, direct_bytes;
+        /* ...of which from cgroups: the rest is the host-wide share. */
+        double cgroup_majfaults, cgroup_refault_bytes, cgroup_reclaim_bytes;
+        /* Stall time of intervals in which the device read, not shared. */
+        double mem_some_seconds, io_some_seconds;
+        bool psi; /* /proc/pressure/ was readable */
+        bool by_cgroup; /* events were attributed per cgroup (ra_disk_observe_interval_cg()) */
+};
+
+/* Adds one interval: the device's deltas, all disks' read sectors, the
+ * host's deltas (NULL psi fields when psi is false). */
+void ra_disk_observe_interval(struct ra_disk_observed *o, const struct ra_disk_counters *dev,
+                              uint64_t all_read_sectors, const struct ra_host_counters *host, bool psi,
+                              double seconds, unsigned page_kb);
+/* The same with attribution per cgroup: from_cgroups, this device's events
+ * from ra_attribute_cgroup(); explained, all cgroups' (only the host's
+ * events beyond them are split by share). NULL for none. */
+void ra_disk_observe_interval_cg(struct ra_disk_observed *o, const struct ra_disk_counters *dev,
+                                 uint64_t all_read_sectors, const struct ra_host_counters *host,
+                                 const struct ra_events *from_cgroups, const struct ra_events *explained,
+                                 bool psi, double seconds, unsigned page_kb);
+
+/* The advice for a disk; l->network (a mount that is not NFS) is no signal. */
+void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret);

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The NFS client's /proc/self/mountstats, as fs/nfs/super.c
+ * (nfs_show_stats) and net/sunrpc/stats.c (rpc_clnt_show_stats) print it:
+ * fields separated by spaces or tabs, the device and mount point escaped
+ * like mountinfo's (\ooo), one "device" line opening each mount.
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <string.h>
+
+#include "mountinfo.h"
+#include "advise-mountstats.h"
+
+static bool is_blank(char c) {
+        return c == ' ' || c == '\t';
+}
+
+/* The next field of [*p, end): [*ret_start, return value), NULL at the end. */
+static const char *next_field(const char **p, const char *end, const char **ret_start) {
+        const char *s = *p;
+        while (s < end && is_blank(*s))
+                s++;
+        if (s >= end)
+                return NULL;
+        *ret_start = s;
+        while (s < end && !is_blank(*s))
+                s++;
+        *p = s;
+        return s;
+}
+
+static bool field_is(const char *s, const char *e, const char *word) {
+        size_t n = strlen(word);
+        return (size_t) (e - s) == n && memcmp(s, word, n) == 0;
+}
+
+/* The escaped field [s, e) decodes to plain, exactly. */
+static bool escaped_equal(const char *s, const char *e, const char *plain) {
+        for (; s < e; plain++) {
+                char c;
+                s += ra_mount_unescape_byte(s, e, &c);
+                if (*plain == 0 || *plain != c)
+                        return false; /* plain is shorter, or differs */
+        }
+        return *plain == 0;
+}
+
+/* n decimal numbers after the line's label; more may follow. */
+static bool parse_numbers(const char *p, const char *end, uint64_t *const *out, size_t n) {
+        for (size_t i = 0; i < n; i++) {
+                const char *s, *e = next_field(&p, end, &s);
+                uint64_t v = 0;
+                if (!e)
+                        return false;
+                for (; s < e; s++) {
+                        if (*s < '0' || *s > '9' || v > (UINT64_MAX - (uint64_t) (*s - '0')) / 10)
+                                return false;
+                        v = v * 10 + (uint64_t) (*s - '0');
+                }
+                *out[i] = v;
+        }
+        return true;
+}
+
+/* "device DEV mounted on MOUNT_POINT with fstype FSTYPE ...": an NFS mount at
+ * mount_point? */
+static bool is_wanted_device_line(const char *p, const char *end, const char *mount_point) {
+        const char *f[8], *fe[8];
+        for (size_t i = 0; i < 8; i++)
+                if (!(fe[i] = next_field(&p, end, &f[i])))
+                        return false;
+        return field_is(f[2], fe[2], "mounted") && field_is(f[3], fe[3], "on") &&
+               field_is(f[5], fe[5], "with") && field_is(f[6], fe[6], "fstype") &&
+               (field_is(f[7], fe[7], "nfs") || field_is(f[7], fe[7], "nfs4")) &&
+               escaped_equal(f[4], fe[4], mount_point);
+}
+
+int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
+                       struct ra_nfs_read_counters *ret) {
+        const char *end = text + len;
+        struct ra_nfs_read_counters c = {};
+        bool in_mount = false, have_bytes = false, have_read = false;
+        uint64_t skip;
+
+        for (const char *line = text; line < end;) {
+                const char *eol = memchr(line, '\n', (size_t) (end - line));
+                if (!eol)
+                        eol = end;
+                const char *p = line, *s, *e = next_field(&p, eol, &s);
+                line = eol + 1;
+                if (!e)
+                        continue;
+                if (field_is(s, e, "device")) {
+                        if (in_mount)
+                                break; /* the next mount: ours is over */
+                        in_mount = is_wanted_device_line(s, eol, mount_point);
+                        continue;
+                }
+                if (!in_mount)
+                        continue;
+                if (field_is(s, e, "bytes:")) {
+                        uint64_t *const out[] = { &c.normal_read_bytes, &skip, &c.direct_read_bytes, &skip,
+                                                  &c.server_read_bytes };
+                        if (!parse_numbers(p, eol, out, sizeof(out) / sizeof(out[0])))
+                                return -EBADMSG;
+                        have_bytes = true;
+                } else if (field_is(s, e, "READ:")) {
+                        uint64_t *const out[] = {
+                                &c.read_ops,        &c.read_transmissions,  &c.read_timeouts,
+                                &c.read_bytes_sent, &c.read_bytes_received, &c.read_queue_ms,
+                                &c.read_rtt_ms,     &c.read_execute_ms
+                        };
+                        if (!parse_numbers(p, eol, out, sizeof(out) / sizeof(out[0])))
+                                return -EBADMSG;
+                        have_read = true;
+                }
+        }
+        if (!in_mount)
+                return 0;
+        if (!have_bytes || !have_read)
+                return -EBADMSG;
+        *ret = c;
+        return 1;
+}
+
+static uint64_t delta(uint64_t now, uint64_t before) {
+        return now >= before ? now - before : 0;
+}
+
+struct ra_nfs_read_counters ra_nfs_read_counters_delta(const struct ra_nfs_read_counters *now,
+                                                       const struct ra_nfs_read_counters *before) {
+        return (struct ra_nfs_read_counters){
+                .normal_read_bytes = delta(now->normal_read_bytes, before->normal_read_bytes),
+                .direct_read_bytes = delta(now->direct_read_bytes, before->direct_read_bytes),
+                .server_read_bytes = delta(now->server_read_bytes, before->server_read_bytes),
+                .read_ops = delta(now->read_ops, before->read_ops),
+                .read_transmissions = delta(now->read_transmissions, before->read_transmissions),
+                .read_timeouts = delta(now->read_timeouts, before->read_timeouts),
+                .read_bytes_sent = delta(now->read_bytes_sent, before->read_bytes_sent),
+                .read_bytes_received = delta(now->read_bytes_received, before->read_bytes_received),
+                .read_queue_ms = delta(now->read_queue_ms, before->read_queue_ms),
+                .read_rtt_ms = delta(now->read_rtt_ms, before->read_rtt_ms),
+                .read_execute_ms = delta(now->read_execute_ms, before->read_execute_ms),
+        };
+}

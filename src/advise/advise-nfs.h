@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+#pragma once
+
+#include <stdint.h>
+
+#include "advise-mountstats.h"
+#include "advise-suggest.h"
+
+/*
+ * advise for an NFS mount: its own READ counters (/proc/self/mountstats,
+ * advise-mountstats.h) in, the same struct ra_advice as a disk's out. Pure.
+ * The evidence is the mount's own, never dressed up as a disk's sectors.
+ * A sequential reader whose readahead window is the limit keeps the window
+ * in flight: throughput x RTT (Little's law) is about read_ahead_kb, and
+ * more with the next window issued early. A reader that is the limit itself
+ * leaves most of the window idle.
+ *
+ * Thresholds (bench/nfs-benefit.tsv, NFSv4.2 over loopback with netem, in
+ * the QEMU lab; readahead-ctl(8) lists them):
+ */
+/* Raise when at least this share of the window is in flight. */
+#define RA_ADVISE_NFS_IN_FLIGHT_RAISE_MIN 1.0
+/* Lower when less than this share is in flight, and the window is above
+ * 4 x rsize (the rule's four READs, never lowered below). */
+#define RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX 0.125
+#define RA_ADVISE_NFS_RSIZE_MULTIPLE      4
+/* Retransmitted READs (timeouts, lost replies) say the network is the
+ * trouble: a larger window only sends more into it. */
+#define RA_ADVISE_NFS_RETRANSMIT_MAX 0.01
+
+struct ra_nfs_observed {
+        double seconds;                   /* the window */
+        double read_seconds;              /* intervals in which READs completed */
+        struct ra_nfs_read_counters read; /* deltas over the window */
+        uint64_t rsize_kb;                /* the mount's; 0: unknown */
+};
+
+/* Adds one interval's deltas (ra_nfs_read_counters_delta()). */
+void ra_nfs_observe_interval(struct ra_nfs_observed *o, const struct ra_nfs_read_counters *d,
+                             double seconds);
+
+/* The advice; l->network is ignored (this is the network's own evidence). */
+void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret);

@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE /* mkostemp */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "advise-record.h"
+#include "config.h"
+#include "fileio.h"
+#include "mkdir-parents.h"
+#include "text.h"
+
+static int record_path(const char *root, char *buf, size_t size, const char *suffix) {
+        int n = snprintf(buf, size, "%s/run/readahead-agent/advice%s", root, suffix);
+        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
+}
+
+/* Text a label and the line format carry as it is: valid UTF-8 without
+ * control characters (so no tab, no line break), not empty. */
+static bool clean_text(const char *s) {
+        size_t len = strlen(s);
+        if (len == 0)
+                return false;
+        for (size_t i = 0; i < len;) {
+                unsigned cp;
+                size_t k = ra_utf8_decode(s + i, len - i, &cp);
+                if (k == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+                        return false;
+                i += k;
+        }
+        return true;
+}
+
+static bool known_class(const char *s) {
+        for (int c = 0; c < _RA_CLASS_MAX; c++)
+                if (strcmp(s, ra_class_to_string((enum ra_class) c)) == 0)
+                        return true;
+        return false;
+}
+
+static bool copy_field(char *dst, size_t size, const char *src) {
+        size_t len = strlen(src);
+        if (len == 0 || len >= size)
+                return false;
+        memcpy(dst, src, len + 1);
+        return true;
+}
+
+static bool parse_line(char *line, struct ra_advice_record *ret) {
+        char *field[7], *save = NULL, *end;
+        size_t n = 0;
+        struct ra_advice_record r = {};
+
+        /* six fields, and the seventh (held_kb) since it was added */
+        for (char *t = strtok_r(line, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
+                field[n++] = t;
+        if (n < 6 || strtok_r(NULL, "\t", &save))
+                return false;
+        if (!copy_field(r.name, sizeof(r.name), field[0]) || !copy_field(r.kind, sizeof(r.kind), field[1]) ||
+            !copy_field(r.class, sizeof(r.class), field[2]))
+                return false;
+        if (!clean_text(r.name) || (strcmp(r.kind, "block") != 0 && strcmp(r.kind, "mount") != 0) ||
+            !known_class(r.class))
+                return false;
+        long g = strtol(field[3], &end, 10);
+        if (*end || g < -1 || g > 1)
+                return false;
+        r.gauge = (int) g;
+        errno = 0;
+        r.suggested_kb = strtoull(field[4], &end, 10);
+        if (*end || errno || field[4][0] < '0' || field[4][0] > '9' || r.suggested_kb > UINT64_MAX / 1024)
+                return false;
+        r.made = strtoll(field[5], &end, 10);
+        if (*end || errno || field[5][0] < '0' || field[5][0] > '9')
+                return false;
+        if (n == 7) {
+                r.held_kb = strtoull(field[6], &end, 10);
+                if (*end || errno || field[6][0] < '0' || field[6][0] > '9')
+                        return false;
+        }
+        *ret = r;
+        return true;
+}
+
+/* Adds r, or replaces the record of its device: one series per device. */
+static void records_put(struct ra_advice_record *list, size_t *n, const struct ra_advice_record *r) {
+        for (size_t i = 0; i < *n; i++)
+                if (strcmp(list[i].name, r->name) == 0) {
+                        list[i] = *r;
+                        return;
+                }
+        if (*n < RA_ADVICE_RECORDS_MAX)
+                list[(*n)++] = *r;
+}
+
+/* The file's text, read as a bounded regular file: a FIFO, a device node, a
+ * symlink or an endless file put there is an error, never a hang. */
+static int read_record_file(const char *path, char **ret, size_t *ret_len) {
+        struct stat st;
+        int r = 0, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = -EBADFD;
+        else if (st.st_size > RA_ADVICE_RECORD_BYTES_MAX)
+                r = -EFBIG;
+        else /* bounded again while read: it may grow */
+                r = ra_read_whole_fd(fd, RA_ADVICE_RECORD_BYTES_MAX, ret, ret_len);
+        close(fd);
+        return r;
+}
+
+static int load_path(const char *path, struct ra_advice_record **ret, size_t *ret_n) {
+        char *text = NULL;
+        size_t len, n = 0;
+        int r = read_record_file(path, &text, &len);
+
+        *ret = NULL;
+        *ret_n = 0;
+        if (r == -ENOENT)
+                return 0;
+        if (r < 0)
+                return r;
+        struct ra_advice_record *list = calloc(RA_ADVICE_RECORDS_MAX, sizeof(*list));
+        if (!list) {
+                free(text);
+                return -ENOMEM;
+        }
+        /* A NUL inside ends the text there: what follows is not ours. */
+        for (char *line = text, *next; line && *line; line = next) {
+                next = strchr(line, '\n');
+                if (next)
+                        *next++ = 0;
+                struct ra_advice_record rec;
+                if (parse_line(line, &rec))
+                        records_put(list, &n, &rec);
+        }
+        free(text);
+        *ret = list;
+        *ret_n = n;
+        return 0;
+}
+
+int ra_advice_records_load(const char *root, struct ra_advice_record **ret, size_t *ret_n) {
+        char path[RA_PATH_MAX];
+        int r = record_path(root, path, sizeof(path), "");
+
+        *ret = NULL;
+        *ret_n = 0;
+        return r < 0 ? r : load_path(path, ret, ret_n);
+}
+
+static int write_records(int fd, const struct ra_advice_record *r, size_t n) {
+        FILE *f = fdopen(fd, "w");
+        int ret = 0;
+
+        if (!f) {
+                ret = -errno;
+                close(fd);
+                return ret;
+        }
+        for (size_t i = 0; i < n; i++)
+                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\n", r[i].name, r[i].kind,
+                        r[i].class, r[i].gauge, r[i].suggested_kb, r[i].made, r[i].held_kb);
+        if (fflush(f) != 0 || ferror(f))
+                ret = -errno ?: -EIO;
+        if (fclose(f) != 0 && ret == 0)
+                ret = -errno;
+        return ret;
+}
+
+int ra_advice_records_save(const struct ra_config *c, const struct ra_advice_record *r, size_t n,
+                           const char *const *watched, size_t n_watched) {
+        char path[RA_PATH_MAX], tmp[RA_PATH_MAX], lock[RA_PATH_MAX];
+        struct ra_advice_record *list = NULL;
+        size_t n_list = 0;
+        int fd, lock_fd, ret;
+
+        if (c->root_refused)
+                return -ENAMETOOLONG;
+        if (record_path(c->root, path, sizeof(path), "") < 0 ||
+            record_path(c->root, tmp, sizeof(tmp), ".XXXXXX") < 0 ||
+            record_path(c->root, lock, sizeof(lock), ".lock") < 0)
+                return -ENAMETOOLONG;
+        ret = ra_mkdir_parents(tmp);
+        if (ret < 0)
+                return ret;
+        /* One run at a time reads, merges and replaces the record; each
+         * writes its own temporary file. */
+        lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+        if (lock_fd < 0)
+                return -errno;
+        if (flock(lock_fd, LOCK_EX) < 0) {
+                ret = -errno;
+                close(lock_fd);
+                return ret;
+        }
+        /* The devices this run did not watch keep their advice. An unreadable
+         * old record is replaced. */
+        if (load_path(path, &list, &n_list) < 0 || !list) {
+                free(list);
+                n_list = 0;
+                list = calloc(RA_ADVICE_RECORDS_MAX, sizeof(*list));
+                if (!list) {
+                        close(lock_fd);
+                        return -ENOMEM;
+                }
+        }
+        size_t kept = 0;
+        for (size_t i = 0; i < n_list; i++) {
+                bool mine = false;
+                for (size_t k = 0; k < n_watched && !mine; k++)
+                        mine = strcmp(list[i].name, watched[k]) == 0;
+                if (!mine)
+                        list[kept++] = list[i];
+        }
+        n_list = kept;
+        for (size_t i = 0; i < n; i++)
+                if (clean_text(r[i].name))
+                        records_put(list, &n_list, &r[i]);
+        fd = mkostemp(tmp, O_CLOEXEC);
+        if (fd < 0)
+                ret = -errno;
+        else {
+                (void) fchmod(fd, 0644);
+                ret = write_records(fd, list, n_list);
+                if (ret == 0 && rename(tmp, path) < 0)
+                        ret = -errno;
+                if (ret < 0)
+                        unlink(tmp);
+        }
+        free(list);
+        close(lock_fd); /* releases the lock */
+        return ret;
+}
+
+bool ra_advice_record_of(const struct ra_facts *f, const struct ra_advice *a, bool held, int64_t now,
+                         struct ra_advice_record *ret) {
+        int v;
+
+        if (!ra_advice_to_gauge(a->kind, &v))
+                return false;
+        *ret = (struct ra_advice_record){ .gauge = v, .suggested_kb = a->suggested_kb, .made = now };
+        /* a lower holds its value; a keep there goes on holding it */
+        if (a->kind == RA_ADVICE_LOWER)
+                ret->held_kb = a->suggested_kb;
+        else if (a->kind == RA_ADVICE_KEEP && held)
+                ret->held_kb = f->current_kb;
+        snprintf(ret->name, sizeof(ret->name), "%s", f->name);
+        snprintf(ret->kind, sizeof(ret->kind), "%s", f->kind == RA_KIND_BLOCK ? "block" : "mount");
+        snprintf(ret->class, sizeof(ret->class), "%s", ra_class_to_string(f->class));
+        return true;
+}
+
+bool ra_advice_records_held(const struct ra_advice_record *r, size_t n, const struct ra_facts *f) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(r[i].name, f->name) == 0)
+                        return r[i].held_kb && r[i].held_kb == f->current_kb;
+        return false;
+}
