@@ -20,7 +20,8 @@ static sendv_fn load_sendv(void) {
         void *lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
         if (!lib)
                 return NULL;
-        /* Kept open: the agent exits right after logging. */
+        /* Never closed: each message opens it again (the loader counts, it
+         * is loaded once), which under --watch is one dlopen per message. */
         return (sendv_fn) (uintptr_t) dlsym(lib, "sd_journal_sendv");
 }
 

@@ -77,9 +77,8 @@ static bool verb_takes(const struct verb *v, unsigned takes, const char *option)
         return (v->takes & takes) == takes && (!option || find_option(v->options, option));
 }
 
-/* "status, explain and check": the verbs that take all of the formats in
- * `takes` and, unless NULL, --option, from the table, for the errors that
- * name them. */
+/* "a, b and c": the verbs that take all of the formats in `takes` and,
+ * unless NULL, --option, from the table, for the errors that name them. */
 static const char *verbs_taking(unsigned takes, const char *option, char *buf, size_t size) {
         size_t n = 0, k = 0, len = 0;
 

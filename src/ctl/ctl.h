@@ -19,7 +19,7 @@ enum {
 enum output_format {
         FORMAT_TABLE,
         FORMAT_JSON,
-        FORMAT_PROMETHEUS, /* status only */
+        FORMAT_PROMETHEUS, /* the verbs with TAKES_PROMETHEUS */
 };
 
 struct verb;
@@ -41,7 +41,7 @@ enum {
 };
 
 /*
- * A verb takes main's options (--root, --json, --format, --help, --version)
+ * A verb takes main's options (main_options[] in ctl.c)
  * and its own, which its file lists (options) and reads (parse). An
  * option's value is the letter of its short form, or from 0x100 for none;
  * values need only differ within a verb, letters across all verbs.

@@ -72,8 +72,8 @@ const char *status_column_text(const struct ctl_device *d, enum column_id id, ch
  * it is not known (no target, an unreadable current). */
 bool status_column_value(const struct ctl_device *d, enum column_id id, uint64_t *ret);
 
-/* The value columns' fields (target_kb, current_kb, drift, kernel_kb), in table order,
- * into the open device object. */
+/* The value columns' --json fields, in table order, into the open device
+ * object. */
 void status_columns_json(struct json *j, const struct ctl_device *d);
 
 /* "NAME,CLASS,...": the default columns, for --help. */
