@@ -28,7 +28,7 @@ for t in podman runc python3 curl; do
 done
 python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
 image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
-podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L k8s)"
+podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L '^k8s$')"
 # The host's mount table is PID 1's, through the host's /proc (the
 # template's --mountinfo). Where this test runs in another mount namespace
 # than PID 1 (a sandboxed runner), its loop and FUSE mounts are in that one:

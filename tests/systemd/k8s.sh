@@ -17,7 +17,7 @@ ra_lab_name systemd-k8s-trixie "the systemd lab"
 
 image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
 ra_lab_require "podman's store of the k8s-image fixture, QEMU" podman
-podman image exists "$image" || die "no image $image: the k8s-image test builds it (ctest -L k8s)"
+podman image exists "$image" || die "no image $image: the k8s-image test builds it (ctest -L '^k8s$')"
 
 share=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-systemd-k8s.XXXXXX")
 trap 'rm -rf "$share"' EXIT
