@@ -118,7 +118,11 @@ def run_cron(what, cmd):
 
 def run_ctest(what, argv):
     """ctest's selection (-N), not the tests: the label or name still
-    selects something."""
+    selects something, and a label is anchored (ctest reads it as a regular
+    expression: `-L unit` would also select the `units` label's tests)."""
+    for opt, label in zip(argv, argv[1:]):
+        if opt in ("-L", "-LE"):
+            ratest.check_eq(f"{what}: {opt} {label} anchored", True, label.startswith("^") and label.endswith("$"))
     argv = [local(a) for a in argv if a != "-V"] + ["-N"]
     rc, out, err, _ = ratest.run(argv)
     if check_rc(what, rc, out, err):
