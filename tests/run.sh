@@ -16,40 +16,95 @@
 #   - a short libFuzzer run of each fuzz target;
 #   - the Debian package built, installed on this machine and removed
 #     (tests/package/package.sh).
+#
+# With no option it runs all of that, as CI does (.ci/run); the options pick
+# a middle gear (run.sh --help, and the README's Contributing).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-scripts/install-deps.sh --test
+usage() {
+        cat <<'USAGE'
+Usage: tests/run.sh [--no-labs] [--only PHASE] [-j N] [--dry-run] [--help]
 
+With no option: the whole suite, as CI runs it (root; about 40 minutes).
+Phases, in the order they run: asan (ASan+UBSan build and its tests),
+fuzz (libFuzzer, RA_FUZZ_SECONDS per target), package (.deb built,
+installed and removed, lintian, piuparts), release (release build, all
+tests with the labs).
+
+  --no-labs     skip what boots or builds another system: the vm, systemd,
+                debian-root, k8s and package labels, and the package phase
+                (package.sh, quality.sh, piuparts)
+  --only PHASE  run one phase: asan, fuzz, package or release
+  -j N          build with N jobs and run N tests at a time (tests that
+                share udevd still run alone); default: nproc jobs, one test
+  --dry-run     print the commands, run nothing
+  --help        this text
+USAGE
+}
+
+no_labs=0 only= dry=0 test_jobs=1
 jobs=$(nproc)
+while [ $# -gt 0 ]; do
+        case $1 in
+        --no-labs) no_labs=1 ;;
+        --only)
+                [ $# -ge 2 ] || { echo "run.sh: --only needs a phase: asan, fuzz, package or release" >&2; exit 2; }
+                only=$2
+                shift
+                ;;
+        --only=*) only=${1#--only=} ;;
+        -j)
+                [ $# -ge 2 ] || { echo "run.sh: -j needs a number" >&2; exit 2; }
+                jobs=$2 test_jobs=$2
+                shift
+                ;;
+        -j*) jobs=${1#-j} test_jobs=${1#-j} ;;
+        --dry-run) dry=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) echo "run.sh: unknown option '$1' (--help lists them)" >&2; exit 2 ;;
+        esac
+        shift
+done
+case $only in
+"" | asan | fuzz | release) ;;
+package) ((!no_labs)) || { echo "run.sh: --only package and --no-labs leave nothing to run" >&2; exit 2; } ;;
+*) echo "run.sh: --only '$only': expected asan, fuzz, package or release" >&2; exit 2 ;;
+esac
+[[ $jobs =~ ^[1-9][0-9]*$ ]] || { echo "run.sh: -j '$jobs': expected a number from 1" >&2; exit 2; }
+
+# A command, or with --dry-run its words.
+run() {
+        if ((dry)); then
+                echo "$*"
+        else
+                "$@"
+        fi
+}
+
+phase() {
+        [ -z "$only" ] || [ "$only" = "$1" ]
+}
+
+# The labels --no-labs leaves out of a phase's -LE.
+labs='vm|systemd|debian-root|k8s|package'
+except_labels() {
+        if ((no_labs)); then
+                echo "^($1|$labs)\$"
+        elif [[ $1 == *"|"* ]]; then
+                echo "^($1)\$"
+        else
+                echo "^$1\$"
+        fi
+}
+
+run scripts/install-deps.sh --test
+
 fuzz_seconds=${RA_FUZZ_SECONDS:-20}
 
-echo "== sanitizer build (ASan + UBSan)"
-cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-asan -j"$jobs"
-# The labs that boot or build another system run once, in the release build
-# below: the guests' kernels do not change with our build, each boot costs
-# emulated seconds, and the systemd lab and the Debian 13 root build their own
-# package and binaries (`ctest --test-dir build-asan -L vm` runs the VM lab
-# with the sanitized binaries).
-#
-# The advise cases (label advise) judge real workloads on throttled loop
-# devices by the host's and the cgroups' counters: another process's page
-# faults or refaults on the machine enter them (seen: a build beside the run
-# turned a sequential reader's raise into keep). Each gets one more try;
-# a wrong advice twice in a row fails.
-export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
-ctest --test-dir build-asan --output-on-failure -j1 -LE '^(vm|systemd|debian-root|k8s|advise)$'
-ctest --test-dir build-asan --output-on-failure -j1 -L '^advise$' --repeat until-pass:2
-unset ASAN_OPTIONS UBSAN_OPTIONS
-
-echo "== libFuzzer (${fuzz_seconds}s per target)"
-cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
-cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text \
-        fuzz-diskstats fuzz-vmstat fuzz-psi fuzz-proc-cgroup fuzz-memory-stat fuzz-io-stat fuzz-blkio \
-        fuzz-cgroup-controllers fuzz-cgroup-procs
-for t in profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup memory-stat io-stat blkio \
-        cgroup-controllers cgroup-procs; do
+# One libFuzzer target for fuzz_seconds on a copy of its corpus.
+fuzz_one() {
+        local t=$1 corpus
         corpus=$(mktemp -d)
         cp tests/fuzz/corpus/"$t"/* "$corpus"/
         # On a finding, show the report (stack and input), not only its last lines.
@@ -63,23 +118,60 @@ for t in profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup
         fi
         tail -n 3 "$corpus.log"
         rm -rf "$corpus" "$corpus.log"
-done
+}
 
-echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loops, remove, purge"
-bash tests/package/package.sh
+if phase asan; then
+        echo "== sanitizer build (ASan + UBSan)"
+        run cmake -S . -B build-asan -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DRA_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+        run cmake --build build-asan -j"$jobs"
+        # The labs that boot or build another system run once, in the release build
+        # below: the guests' kernels do not change with our build, each boot costs
+        # emulated seconds, and the systemd lab and the Debian 13 root build their own
+        # package and binaries (`ctest --test-dir build-asan -L '^vm$'` runs the VM lab
+        # with the sanitized binaries).
+        #
+        # The advise cases (label advise) judge real workloads on throttled loop
+        # devices by the host's and the cgroups' counters: another process's page
+        # faults or refaults on the machine enter them (seen: a build beside the run
+        # turned a sequential reader's raise into keep). Each gets one more try;
+        # a wrong advice twice in a row fails.
+        export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
+        run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -LE "$(except_labels 'vm|systemd|debian-root|k8s|advise')"
+        run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -L '^advise$' --repeat until-pass:2
+        unset ASAN_OPTIONS UBSAN_OPTIONS
+fi
 
-# Debian's own checks (tests/package/README.md): the .deb built twice is the
-# same bytes, lintian --pedantic, blhc on the build log; piuparts in a clean
-# chroot of each release, with the upgrade from 0.1.0.
-echo "== Debian quality: reproducible .deb, lintian --pedantic, blhc"
-bash tests/package/quality.sh
-echo "== piuparts: install, remove, purge, upgrade from 0.1.0 (bookworm, trixie)"
-for suite in bookworm trixie; do
-        bash tests/package/piuparts.sh "$suite"
-done
+if phase fuzz; then
+        echo "== libFuzzer (${fuzz_seconds}s per target)"
+        run cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
+        run cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text \
+                fuzz-diskstats fuzz-vmstat fuzz-psi fuzz-proc-cgroup fuzz-memory-stat fuzz-io-stat fuzz-blkio \
+                fuzz-cgroup-controllers fuzz-cgroup-procs
+        for t in profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup memory-stat io-stat blkio \
+                cgroup-controllers cgroup-procs; do
+                run fuzz_one "$t"
+        done
+fi
 
-echo "== release build, full suite"
-cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
-cmake --build build -j"$jobs"
-ctest --test-dir build --output-on-failure -j1 -LE '^advise$'
-ctest --test-dir build --output-on-failure -j1 -L '^advise$' --repeat until-pass:2
+if phase package && ((!no_labs)); then
+        echo "== Debian package: dpkg-buildpackage, lintian, install with udevd and loops, remove, purge"
+        run bash tests/package/package.sh
+
+        # Debian's own checks (tests/package/README.md): the .deb built twice is the
+        # same bytes, lintian --pedantic, blhc on the build log; piuparts in a clean
+        # chroot of each release, with the upgrade from 0.1.0.
+        echo "== Debian quality: reproducible .deb, lintian --pedantic, blhc"
+        run bash tests/package/quality.sh
+        echo "== piuparts: install, remove, purge, upgrade from 0.1.0 (bookworm, trixie)"
+        for suite in bookworm trixie; do
+                run bash tests/package/piuparts.sh "$suite"
+        done
+fi
+
+if phase release; then
+        echo "== release build, full suite"
+        run cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
+        run cmake --build build -j"$jobs"
+        run ctest --test-dir build --output-on-failure -j"$test_jobs" -LE "$(except_labels advise)"
+        run ctest --test-dir build --output-on-failure -j"$test_jobs" -L '^advise$' --repeat until-pass:2
+fi

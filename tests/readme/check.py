@@ -201,7 +201,8 @@ def configure(what, words):
     """cmake -S . -B build OPTIONS: tests/run.sh configures a build with
     every one of these options (its ASan build)."""
     with open(os.path.join(SRC, "tests/run.sh")) as f:
-        run_sh = [l.split() for l in f.read().splitlines() if l.startswith("cmake -S . -B ")]
+        lines = [l.strip().removeprefix("run ") for l in f.read().splitlines()]
+        run_sh = [l.split() for l in lines if l.startswith("cmake -S . -B ")]
     want = {w for w in words if w.startswith("-D")}
     if any(want <= set(l) for l in run_sh):
         ratest.ok(f"{what}: tests/run.sh configures with {' '.join(sorted(want))}")
