@@ -304,16 +304,17 @@ static int key_kind(struct parse_ctx *ctx, const struct key *k, const char *valu
 
         (void) k; /* only the assertion reads it */
         assert(k->size == sizeof(int));
-        if (strcmp(value, "block") == 0)
-                *kind = RA_KIND_BLOCK;
-        else if (strcmp(value, "mount") == 0)
-                *kind = RA_KIND_MOUNT;
-        else if (*value == 0)
+        if (*value == 0) {
                 *kind = -1;
-        else {
-                parse_error(ctx, "Kind=%s: expected block or mount", value);
+                return 0;
+        }
+        int r = ra_kind_from_string(value);
+        if (r < 0) {
+                parse_error(ctx, "Kind=%s: expected %s or %s", value, ra_kind_to_string(RA_KIND_BLOCK),
+                            ra_kind_to_string(RA_KIND_MOUNT));
                 return -EINVAL;
         }
+        *kind = r;
         return 0;
 }
 

@@ -67,7 +67,7 @@ static bool rule_matches(const struct ra_rule *r, const struct ra_facts *f, char
         const bool rotational = has_disks && f->rotational, removable = has_disks && f->removable;
 
         if (r->kind >= 0 && r->kind != (int) f->kind) {
-                ra_str_join(why, size, "kind is ", is_block ? "block" : "mount", NULL);
+                ra_str_join(why, size, "kind is ", ra_kind_to_string(f->kind), NULL);
                 return false;
         }
         if (r->classes && !(r->classes & (1u << f->class))) {

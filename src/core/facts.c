@@ -25,6 +25,22 @@ static const char *const transport_names[_RA_TRANSPORT_MAX] = {
         [RA_TRANSPORT_NETWORK] = "network",
 };
 
+static const char *const kind_names[] = {
+        [RA_KIND_BLOCK] = "block",
+        [RA_KIND_MOUNT] = "mount",
+};
+
+const char *ra_kind_to_string(enum ra_kind k) {
+        return RA_ENUM_NAME(kind_names, k);
+}
+
+int ra_kind_from_string(const char *s) {
+        for (size_t i = 0; i < sizeof(kind_names) / sizeof(kind_names[0]); i++)
+                if (kind_names[i] && strcmp(s, kind_names[i]) == 0)
+                        return (int) i;
+        return -EINVAL;
+}
+
 const char *ra_class_to_string(enum ra_class c) {
         return RA_ENUM_NAME(class_names, c);
 }

@@ -203,6 +203,10 @@ struct ra_facts {
 };
 
 const char *ra_class_to_string(enum ra_class c);
+/* "block" or "mount", from the table that ra_kind_from_string() reads. */
+const char *ra_kind_to_string(enum ra_kind k);
+/* The kind named s, or -EINVAL. */
+int ra_kind_from_string(const char *s);
 const char *ra_fact_to_string(enum ra_fact fact);
 
 /* NULL reads as "": unknown strings print and match as empty. */

@@ -150,7 +150,7 @@ static void explain_facts(const struct ra_facts *f, const char *content, const c
 
         printf("Device ");
         ra_fputs_people(stdout, f->name);
-        printf(" (%s, %u:%u)\n\nFacts:\n", f->kind == RA_KIND_BLOCK ? "block" : "mount", f->major,
+        printf(" (%s, %u:%u)\n\nFacts:\n", ra_kind_to_string(f->kind), f->major,
                f->minor);
         printf("  %-14s %s\n", "class", ra_class_to_string(f->class));
         printf("  %-14s %s\n", "transport", ra_transport_to_string(f->transport));

@@ -6,7 +6,7 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
 
         json_string(j, "name", f->name);
-        json_string(j, "kind", f->kind == RA_KIND_BLOCK ? "block" : "mount");
+        json_string(j, "kind", ra_kind_to_string(f->kind));
         json_string(j, "class", ra_class_to_string(f->class));
         json_string(j, "transport", ra_transport_to_string(f->transport));
         json_uint(j, "major", f->major);

@@ -10,7 +10,7 @@
 #include "text.h"
 
 static const char *prometheus_kind(const struct ra_facts *f) {
-        return f->kind == RA_KIND_BLOCK ? "block" : "mount";
+        return ra_kind_to_string(f->kind);
 }
 
 static void put_labels(FILE *out, const struct ra_facts *f) {

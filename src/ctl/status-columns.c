@@ -143,7 +143,7 @@ const char *status_column_text(const struct ctl_device *d, enum column_id id, ch
         case COL_NAME:
                 return f->name;
         case COL_KIND:
-                return mount ? "mount" : "block";
+                return ra_kind_to_string(f->kind);
         case COL_CLASS:
                 return ra_class_to_string(f->class);
         case COL_BUS:

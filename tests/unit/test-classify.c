@@ -285,6 +285,17 @@ static void test_strings(void) {
         CHECK_STR("dm", ra_transport_to_string(RA_TRANSPORT_DM));
 }
 
+/* One table both ways: every kind's name reads back as that kind. */
+static void test_kind_names(void) {
+        CHECK_STR("block", ra_kind_to_string(RA_KIND_BLOCK));
+        CHECK_STR("mount", ra_kind_to_string(RA_KIND_MOUNT));
+        CHECK_INT(RA_KIND_BLOCK, ra_kind_from_string("block"));
+        CHECK_INT(RA_KIND_MOUNT, ra_kind_from_string("mount"));
+        CHECK_INT(-EINVAL, ra_kind_from_string("Block"));
+        CHECK_INT(-EINVAL, ra_kind_from_string(""));
+        CHECK_INT(-EINVAL, ra_kind_from_string("unknown"));
+}
+
 /* ra_facts_done() frees every owned string, the named ones included: a
  * string fact added to the struct is freed without another line. */
 static void test_owned_strings(void) {
@@ -489,6 +500,7 @@ int main(void) {
         RUN_TABLE(classify_cases, run_classify_case);
         RUN(test_mounts);
         RUN(test_strings);
+        RUN(test_kind_names);
         RUN(test_owned_strings);
         RUN(test_props);
         RUN(test_btrfs_data_disks);
