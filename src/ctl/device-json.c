@@ -5,24 +5,24 @@
 void json_device_fields(struct json *j, const struct ctl_device *d) {
         const struct ra_facts *f = &d->facts;
 
-        json_string(j, "name", f->name);
-        json_string(j, "kind", ra_kind_to_string(f->kind));
-        json_string(j, "class", ra_class_to_string(f->class));
-        json_string(j, "transport", ra_transport_to_string(f->transport));
+        json_string(j, status_columns[COL_NAME].json, f->name);
+        json_string(j, status_columns[COL_KIND].json, ra_kind_to_string(f->kind));
+        json_string(j, status_columns[COL_CLASS].json, ra_class_to_string(f->class));
+        json_string(j, status_columns[COL_TRANSPORT].json, ra_transport_to_string(f->transport));
         json_uint(j, "major", f->major);
         json_uint(j, "minor", f->minor);
         json_boolean(j, "rotational", f->rotational);
         json_boolean(j, "removable", f->removable);
         json_boolean(j, "virtual", f->virtual_by != NULL);
-        json_uint(j, "size_bytes", f->size_bytes);
-        json_uint_or_null(j, "stripe_kb", f->stripe_bytes > 0, f->stripe_bytes / 1024);
+        json_uint(j, status_columns[COL_SIZE].json, f->size_bytes);
+        json_uint_or_null(j, status_columns[COL_STRIPE].json, f->stripe_bytes > 0, f->stripe_bytes / 1024);
         json_boolean(j, "io_opt_ignored", f->io_opt_ignored);
-        status_columns_json(j, d); /* target_kb, current_kb, drift */
+        status_columns_json(j, d);
         json_string(j, "deferred", d->plan.decision.deferred);
         if (f->kind == RA_KIND_MOUNT) {
-                json_string(j, "mount_point", ra_str(f->mount_point));
+                json_string(j, status_columns[COL_MOUNTPOINT].json, ra_str(f->mount_point));
                 json_uint(j, "mount_points", f->n_mount_points);
-                json_string(j, "fstype", ra_str(f->fstype));
+                json_string(j, status_columns[COL_FSTYPE].json, ra_str(f->fstype));
                 json_string(j, "source", ra_str(f->source));
                 json_string(j, "server", f->server);
                 json_uint_or_null(j, "rsize_bytes", f->rsize_bytes > 0, f->rsize_bytes);
@@ -45,9 +45,9 @@ void json_device_fields(struct json *j, const struct ctl_device *d) {
                 }
                 json_end_array(j);
         }
-        json_string(j, "rule", d->plan.rule[0] ? d->plan.rule : NULL);
+        json_string(j, status_columns[COL_RULE].json, d->plan.rule[0] ? d->plan.rule : NULL);
         json_string(j, "rule_file", d->plan.decision.rule ? d->plan.decision.rule->file : NULL);
         json_string(j, "rule_section", d->plan.decision.rule ? d->plan.decision.rule->section : NULL);
-        json_string(j, "reason", d->plan.decision.reason);
+        json_string(j, status_columns[COL_REASON].json, d->plan.decision.reason);
         json_boolean(j, "error", d->plan.error < 0);
 }

@@ -12,25 +12,35 @@
 
 /* A column's table part: name, width, flags, shown by default, help. */
 #define TEXT(n, w, fl, def, h) .name = n, .width_hint = w, .flags = fl, .in_default = def, .help = h
+/* A text column's field of --json's device objects, where it has one. */
+#define JSON(j) .json = j
 /* A value column's: its type, --json field, Prometheus gauge and its help. */
 #define VALUE(type, j, m, h) .value = type, .json = j, .metric = m, .metric_help = h
 
 const struct status_column status_columns[_COL_MAX] = {
         [COL_NAME] = { TEXT("NAME", 8, SCOLS_FL_NOEXTREMES, true,
-                            "kernel name of a disk, bdi of a mount (0:53, btrfs-1)") },
-        [COL_KIND] = { TEXT("KIND", 5, 0, false, "block or mount") },
+                            "kernel name of a disk, bdi of a mount (0:53, btrfs-1)"),
+                       JSON("name") },
+        [COL_KIND] = { TEXT("KIND", 5, 0, false, "block or mount"),
+                       JSON("kind") },
         [COL_CLASS] = { TEXT("CLASS", 9, 0, true,
-                             "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse") },
+                             "hdd, ssd, raid, removable, memory, optical, nfs, netfs, fuse"),
+                        JSON("class") },
         [COL_BUS] = { TEXT("BUS", 6, 0, true, "transport of a disk, filesystem type of a mount") },
         [COL_TRANSPORT] = { TEXT("TRANSPORT", 6, 0, false,
-                                 "transport: ata, nvme, usb, md, dm, network, ...") },
-        [COL_FSTYPE] = { TEXT("FSTYPE", 6, 0, false, "filesystem type of a mount") },
+                                 "transport: ata, nvme, usb, md, dm, network, ..."),
+                            JSON("transport") },
+        [COL_FSTYPE] = { TEXT("FSTYPE", 6, 0, false, "filesystem type of a mount"),
+                         JSON("fstype") },
         [COL_FACTS] = { TEXT("FACTS", 16, SCOLS_FL_TRUNC, true,
                              "what decided the class (size, stripe, md level); a mount's mount point "
                              "and rsize or data profile") },
-        [COL_MOUNTPOINT] = { TEXT("MOUNTPOINT", 16, SCOLS_FL_TRUNC, false, "first mount point of a mount") },
-        [COL_SIZE] = { TEXT("SIZE", 6, SCOLS_FL_RIGHT, false, "size") },
-        [COL_STRIPE] = { TEXT("STRIPE", 6, SCOLS_FL_RIGHT, false, "trusted stripe") },
+        [COL_MOUNTPOINT] = { TEXT("MOUNTPOINT", 16, SCOLS_FL_TRUNC, false, "first mount point of a mount"),
+                             JSON("mount_point") },
+        [COL_SIZE] = { TEXT("SIZE", 6, SCOLS_FL_RIGHT, false, "size"),
+                       JSON("size_bytes") },
+        [COL_STRIPE] = { TEXT("STRIPE", 6, SCOLS_FL_RIGHT, false, "trusted stripe"),
+                         JSON("stripe_kb") },
         [COL_TARGET] = { TEXT("TARGET", 6, SCOLS_FL_RIGHT, true,
                               "read_ahead_kb the profile gives (-: left alone)"),
                          VALUE(VALUE_KB, "target_kb", "readahead_target_bytes",
@@ -47,8 +57,10 @@ const struct status_column status_columns[_COL_MAX] = {
                               "read_ahead_kb the kernel itself gives (what reset puts back)"),
                          VALUE(VALUE_KB, "kernel_kb", "readahead_kernel_bytes",
                                "read_ahead_kb the kernel itself gives, in bytes (what reset puts back)") },
-        [COL_RULE] = { TEXT("RULE", 21, SCOLS_FL_TRUNC, true, "file:section of the rule that decided") },
-        [COL_REASON] = { TEXT("REASON", 24, SCOLS_FL_TRUNC, false, "why, in words") },
+        [COL_RULE] = { TEXT("RULE", 21, SCOLS_FL_TRUNC, true, "file:section of the rule that decided"),
+                       JSON("rule") },
+        [COL_REASON] = { TEXT("REASON", 24, SCOLS_FL_TRUNC, false, "why, in words"),
+                         JSON("reason") },
         [COL_MAJMIN] = { TEXT("MAJ:MIN", 6, 0, false, "device number") },
 };
 

@@ -11,8 +11,9 @@
 /*
  * The status table's columns, each described once (as lsblk's infos[]):
  * the table, -o's names and its error, --list-columns and --help read
- * them; a value column also names its field in --json's device objects and
- * its Prometheus gauge, and both print its value from here. A new column is
+ * them; a column names its field of --json's device objects (docs/json.md,
+ * checked by tests/tables), and a value column its Prometheus gauge; both
+ * print a value column's value from here. A new column is
  * a row below, its text in status_column_text() and, for a value, in
  * status_column_value(); tests/tables holds the completion and the man page
  * to the table.
@@ -51,7 +52,7 @@ struct status_column {
         bool in_default; /* shown without -o, in this order */
         const char *help;
         enum column_value value;
-        const char *json;   /* the field of --json's device objects */
+        const char *json;   /* the field of --json's device objects, NULL: none */
         const char *metric; /* the Prometheus gauge, NULL: none */
         const char *metric_help;
 };

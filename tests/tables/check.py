@@ -17,6 +17,8 @@ read for the names.
   man/readahead.conf.5.scd      keys, per section
   tests/fuzz/profile.dict       keys
   tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
+  docs/json.md                  the columns' --json fields, and the other fields
+                                of a device that src/ctl/device-json.c writes
 
 The agent's own gauge, named once in src/agent/metrics-file.h
 (METRICS_LAST_SUCCESS_GAUGE, appended after readahead-ctl's gauges under
@@ -88,6 +90,7 @@ for w in table("--list-gauges"):
     GAUGES.setdefault(w[0], []).append(w[1])
 if sorted(GAUGES.get("status", [])) != sorted(w[2] for w in table("--list-columns") if w[2] != "-"):
     ratest.fail("--list-gauges names the columns' gauges", "the same", " ".join(GAUGES.get("status", [])))
+JSON_FIELDS = [w[1] for w in table("--list-columns") if w[1] != "-"]
 KEYS = {}  # section -> its keys
 for w in table("--list-keys"):
     KEYS.setdefault(w[0], []).append(w[1])
@@ -148,6 +151,15 @@ readme_keys = {
 for sec, keys in KEYS.items():
     where = "README.md" if sec == "Agent" else f"README's [{sec}] table"
     check_has(where, f"{sec} keys", keys, readme_keys.get(sec, []))
+
+# ---- docs/json.md ----------------------------------------------------------------
+# The status columns' --json fields, and the device fields json_device_fields()
+# writes by name (the rest of its fields are the columns').
+json_doc = set(re.findall(r"`([a-z_]+)`", read("docs/json.md"))) | set(
+    re.findall(r'"([a-z_]+)":', read("docs/json.md")))
+check_has("docs/json.md", "columns' --json fields", JSON_FIELDS, json_doc)
+device_fields = re.findall(r'json_[a-z_]+\(j, "([a-z_]+)"', read("src/ctl/device-json.c"))
+check_has("docs/json.md", "device fields of src/ctl/device-json.c", device_fields, json_doc)
 
 # ---- readahead.conf(5) ----------------------------------------------------------
 man_conf = read("man/readahead.conf.5.scd")
