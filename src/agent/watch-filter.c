@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "size.h"
 #include "watch.h"
 
 static bool streq_ptr(const char *a, const char *b) {
@@ -22,16 +23,7 @@ enum watch_event watch_classify(const char *subsystem, const char *devtype, cons
 }
 
 int watch_parse_check_sec(const char *s, unsigned *ret) {
-        char *end;
-
-        if (!s || *s < '0' || *s > '9')
-                return -EINVAL;
-        errno = 0;
-        unsigned long v = strtoul(s, &end, 10);
-        if (errno || *end || v < 1 || v > WATCH_CHECK_SEC_MAX)
-                return -EINVAL;
-        *ret = (unsigned) v;
-        return 0;
+        return ra_parse_uint(s, 1, WATCH_CHECK_SEC_MAX, ret) < 0 ? -EINVAL : 0;
 }
 
 int watch_poll_timeout_ms(uint64_t now_ms, uint64_t due_ms) {

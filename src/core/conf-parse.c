@@ -387,15 +387,11 @@ static int key_profile_name(struct parse_ctx *ctx, const struct key *k, const ch
 }
 
 static int key_seconds(struct parse_ctx *ctx, const struct key *k, const char *value, void *field) {
-        char *end;
-        unsigned long v = strtoul(value, &end, 10);
-
         assert(k->size == sizeof(unsigned));
-        if (!isdigit((unsigned char) *value) || *end || v > k->max) {
+        if (ra_parse_uint(value, 0, k->max, (unsigned *) field) < 0) {
                 parse_error(ctx, "%s=%s: expected seconds, 0 to %u", k->name, value, k->max);
                 return -EINVAL;
         }
-        *(unsigned *) field = (unsigned) v;
         return 0;
 }
 

@@ -74,3 +74,20 @@ int ra_parse_bool(const char *s, bool *ret) {
         }
         return -EINVAL;
 }
+
+int ra_parse_uint(const char *s, unsigned lo, unsigned hi, unsigned *ret) {
+        uint64_t v = 0;
+
+        if (!s || !*s)
+                return -EINVAL;
+        for (const char *p = s; *p; p++) {
+                if (*p < '0' || *p > '9')
+                        return -EINVAL; /* strtoul() would take " 5", "+5" and "-5" */
+                if (v <= hi)
+                        v = v * 10 + (uint64_t) (*p - '0');
+        }
+        if (v < lo || v > hi)
+                return -ERANGE;
+        *ret = (unsigned) v;
+        return 0;
+}

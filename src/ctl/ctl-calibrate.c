@@ -91,15 +91,11 @@ int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv) {
 /* ---- options ------------------------------------------------------------ */
 
 static int parse_unsigned(const char *opt, const char *s, unsigned lo, unsigned hi, unsigned *ret) {
-        char *end;
-        errno = 0;
-        unsigned long v = s ? strtoul(s, &end, 10) : 0;
-        if (!s || errno || end == s || *end || s[0] == '-' || v < lo || v > hi) {
+        if (ra_parse_uint(s, lo, hi, ret) < 0) {
                 ctl_error("calibrate", "%s=%s: expected a whole number from %u to %u", opt,
                           s ? s : "", lo, hi);
                 return -EINVAL;
         }
-        *ret = (unsigned) v;
         return 0;
 }
 

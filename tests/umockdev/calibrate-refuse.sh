@@ -65,6 +65,9 @@ check sata-hdd 2 "--time=0: expected a whole number" /sys/block/sda/queue/read_a
 # memory device.
 check sata-hdd 2 "--time=0: expected a whole number" - calibrate --write --time 0 md0
 check zram 2 "--rounds=10: expected a whole number" /sys/block/zram0/queue/read_ahead_kb calibrate --rounds 10 zram0
+# Digits only, as advise's --time and the agent's --check-sec (ra_parse_uint).
+check zram 2 "--rounds=+5: expected a whole number" /sys/block/zram0/queue/read_ahead_kb calibrate --rounds +5 zram0
+check zram 2 "--streams= 4: expected a whole number" /sys/block/zram0/queue/read_ahead_kb calibrate --streams " 4" zram0
 check sata-hdd 2 "holds fewer than two powers of two" /sys/block/sda/queue/read_ahead_kb \
         calibrate --min 4M --max 4M sda
 check sata-hdd 2 "give at least 24 s" /sys/block/sda/queue/read_ahead_kb calibrate --time 10 --min 64K --max 1M sda

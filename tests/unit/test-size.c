@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* ra_parse_size_kb, ra_format_size_kb, ra_parse_bool. */
+/* ra_parse_size_kb, ra_format_size_kb, ra_parse_bool, ra_parse_uint. */
+
+#include <errno.h>
+#include <limits.h>
 
 #include "size.h"
 #include "test.h"
@@ -130,6 +133,35 @@ static void test_bool(void) {
         CHECK(b == true);
 }
 
+/* ra_parse_uint: digits only, within [lo, hi]; the out-parameter is written
+ * only on success. */
+static void test_parse_uint(void) {
+        unsigned v = 777;
+
+        CHECK_INT(0, ra_parse_uint("5", 1, 9, &v));
+        CHECK_INT(5, v);
+        CHECK_INT(0, ra_parse_uint("0", 0, 0, &v));
+        CHECK_INT(0, v);
+        CHECK_INT(0, ra_parse_uint("4294967295", 0, UINT_MAX, &v));
+        CHECK_U64(UINT_MAX, v);
+        CHECK_INT(0, ra_parse_uint("007", 1, 9, &v));
+        CHECK_INT(7, v);
+        v = 777;
+        CHECK_INT(-EINVAL, ra_parse_uint("+5", 1, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint("-5", 0, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint(" 5", 1, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint("5 ", 1, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint("5s", 1, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint("0x5", 0, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint("", 0, 9, &v));
+        CHECK_INT(-EINVAL, ra_parse_uint(NULL, 0, 9, &v));
+        CHECK_INT(-ERANGE, ra_parse_uint("0", 1, 9, &v));
+        CHECK_INT(-ERANGE, ra_parse_uint("10", 1, 9, &v));
+        CHECK_INT(-ERANGE, ra_parse_uint("4294967296", 0, UINT_MAX, &v));
+        CHECK_INT(-ERANGE, ra_parse_uint("99999999999999999999999", 0, UINT_MAX, &v));
+        CHECK_INT(777, v);
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_plain_kib);
@@ -140,5 +172,6 @@ int main(void) {
         RUN(test_format);
         RUN(test_format_parses_back);
         RUN(test_bool);
+        RUN(test_parse_uint);
         TEST_MAIN_END;
 }
