@@ -8,13 +8,9 @@
 
 #include "agent.h"
 #include "gather.h"
+#include "host.h"
 #include "journal.h"
 #include "mountinfo.h"
-
-static bool systemd_is_running(void) {
-        /* What sd_booted() checks, without loading libsystemd. */
-        return access("/run/systemd/system", F_OK) == 0;
-}
 
 int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi) {
         struct ra_config *config = NULL;
@@ -52,7 +48,7 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
                 carry_out_plan(o, &facts, &plan);
         else if (config->agent.mount_wait_sec == 0 || o->no_wait)
                 printf("READAHEAD_RESULT=no-mount\n");
-        else if (systemd_is_running() && !o->dry_run)
+        else if (systemd_running() && !o->dry_run)
                 /* (The unit's waiter writes: a dry run waits in its own process.) */
                 /* The rule turns this into SYSTEMD_WANTS=readahead-agent-bdi@NAME.service. */
                 printf("READAHEAD_RESULT=pending\nREADAHEAD_WAIT=systemd\n");

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <dlfcn.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -14,15 +15,22 @@
 
 typedef int (*sendv_fn)(const struct iovec *iov, int n);
 
+/* sd_journal_sendv() while the journal's socket takes messages, else NULL
+ * (stderr). The library is opened at the first message and kept for the
+ * process's life: --watch logs for days with one dlopen(). */
 static sendv_fn load_sendv(void) {
+        static sendv_fn sendv;
+        static bool tried;
+
         if (access(JOURNAL_SOCKET, W_OK) < 0)
                 return NULL;
-        void *lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
-        if (!lib)
-                return NULL;
-        /* Never closed: each message opens it again (the loader counts, it
-         * is loaded once), which under --watch is one dlopen per message. */
-        return (sendv_fn) (uintptr_t) dlsym(lib, "sd_journal_sendv");
+        if (!tried) {
+                void *lib = dlopen("libsystemd.so.0", RTLD_NOW | RTLD_LOCAL);
+                tried = true;
+                if (lib)
+                        sendv = (sendv_fn) (uintptr_t) dlsym(lib, "sd_journal_sendv");
+        }
+        return sendv;
 }
 
 static void journal_send(int priority, const char *message, const char *const *fields, size_t n_fields) {

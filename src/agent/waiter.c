@@ -14,15 +14,10 @@
 #include "bounded.h"
 #include "btrfs.h"
 #include "gather.h"
+#include "host.h"
 #include "journal.h"
 #include "mount-wait.h"
 #include "mountinfo.h"
-
-static uint64_t now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
-}
 
 static void statfs_path(const void *path) {
         struct statfs st;

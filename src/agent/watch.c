@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "agent.h"
+#include "host.h"
 #include "gather.h"
 #include "journal.h"
 #include "mountinfo.h"
@@ -33,12 +34,6 @@
 /* 128 MiB, as udevadm monitor asks: a storm of change events must not
  * overflow the socket while a pass runs. */
 #define MONITOR_BUFFER_BYTES (128 * 1024 * 1024)
-
-static uint64_t now_ms(void) {
-        struct timespec ts;
-        clock_gettime(CLOCK_MONOTONIC, &ts);
-        return (uint64_t) ts.tv_sec * 1000 + (uint64_t) ts.tv_nsec / 1000000;
-}
 
 struct pass_count {
         unsigned disks, bdis;

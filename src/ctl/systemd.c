@@ -12,10 +12,6 @@
 #define PATH "/org/freedesktop/systemd1"
 #define MANAGER "org.freedesktop.systemd1.Manager"
 
-bool systemd_running(void) {
-        return access("/run/systemd/system", F_OK) == 0;
-}
-
 void strv_free(char **l) {
         for (char **p = l; p && *p; p++)
                 free(*p);

@@ -12,7 +12,7 @@
 
 #define RA_BDI_UNIT_PREFIX "readahead-agent-bdi@"
 
-bool systemd_running(void);
+#include "host.h" /* systemd_running() */
 
 /* Names of failed readahead-agent-bdi@*.service units; NULL-terminated, caller frees with strv_free. */
 int systemd_failed_bdi_units(char ***ret);
