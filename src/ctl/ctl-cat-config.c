@@ -62,8 +62,7 @@ static bool cat_file(const char *path) {
         int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 
         if (fd < 0) {
-                fprintf_people(stderr, "readahead-ctl cat-config: %s: %s", path, strerror(errno));
-                fputc('\n', stderr);
+                ctl_error("cat-config", "%s: %s", path, strerror(errno));
                 return false;
         }
         fflush(stdout);
@@ -71,10 +70,8 @@ static bool cat_file(const char *path) {
                 fwrite(buf, 1, (size_t) n, stdout);
                 newline = buf[n - 1] == '\n';
         }
-        if (n < 0) {
-                fprintf_people(stderr, "readahead-ctl cat-config: %s: %s", path, strerror(errno));
-                fputc('\n', stderr);
-        }
+        if (n < 0)
+                ctl_error("cat-config", "%s: %s", path, strerror(errno));
         close(fd);
         if (!newline)
                 putchar('\n');

@@ -260,8 +260,9 @@ static void all_options_init(void) {
                 all_options_add(verbs[i].options, &n);
 }
 
-/* Takes one of main's options; < 0 after saying what is wrong. --help and
- * --version end the program here, wherever they stand. */
+/* Takes one of main's options; < 0 after saying what is wrong, or after
+ * noting --help, --version or a --list-* in ctl->answer, which stops the
+ * parsing wherever it stands: main answers it and runs nothing. */
 static int main_option(struct ctl *ctl, int c, const char *arg) {
         switch (c) {
         case ARG_JSON:
@@ -289,18 +290,14 @@ static int main_option(struct ctl *ctl, int c, const char *arg) {
                 ctl->root = arg;
                 return 0;
         case ARG_HELP:
-                help();
-                exit(EXIT_OK);
         case ARG_VERSION:
-                printf("readahead-ctl %s\n", RA_VERSION);
-                exit(EXIT_OK);
         case ARG_LIST_VERBS:
         case ARG_LIST_OPTIONS:
         case ARG_LIST_COLUMNS:
         case ARG_LIST_KEYS:
         case ARG_LIST_GAUGES:
-                list_table(c);
-                exit(EXIT_OK);
+                ctl->answer = c;
+                return -ECANCELED;
         default:
                 return -EINVAL;
         }
@@ -335,6 +332,17 @@ int ctl_getopt(struct ctl *ctl, int argc, char **argv) {
         }
 }
 
+/* What ctl->answer asked for; the exit code. */
+static int answer(int which) {
+        if (which == ARG_HELP)
+                help();
+        else if (which == ARG_VERSION)
+                printf("readahead-ctl %s\n", RA_VERSION);
+        else
+                list_table(which);
+        return EXIT_OK;
+}
+
 /* The verb's parse for a verb without options of its own. */
 static int parse_main_options(struct ctl *ctl, int argc, char **argv) {
         return ctl_getopt(ctl, argc, argv) < 0 ? optind : -1;
@@ -351,7 +359,7 @@ static int run_verb(struct ctl *ctl, int argc, char **argv) {
         optind = 0; /* afresh, without main's "+" */
         int first = (verb->parse ? verb->parse : parse_main_options)(ctl, argc, argv);
         if (first < 0)
-                return EXIT_USAGE;
+                return ctl->answer ? answer(ctl->answer) : EXIT_USAGE;
         ctl->json = ctl->format == FORMAT_JSON;
         /* The others print for people only; their output is not a format. */
         if (ctl->format == FORMAT_JSON && !(verb->takes & TAKES_JSON)) {
@@ -399,7 +407,7 @@ int main(int argc, char **argv) {
          * reads again below. */
         while ((c = ctl_getopt(&ctl, argc, argv)) >= 0)
                 if (c == '?')
-                        return EXIT_USAGE;
+                        return ctl.answer ? answer(ctl.answer) : EXIT_USAGE;
         int at = optind;
         if (at >= argc)
                 ctl.verb = &verbs[0]; /* like systemctl: no verb means status */

@@ -31,6 +31,9 @@ struct ctl {
         const struct verb *verb; /* NULL until main has found it */
         struct udev *udev;
         struct ra_config *config;
+        /* --help, --version or a --list-* met while parsing: main prints
+         * it and exits 0 instead of running anything. 0: none. */
+        int answer;
 };
 
 /* The formats a verb prints besides the table; main refuses the others

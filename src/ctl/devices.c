@@ -8,6 +8,7 @@
 
 #include "btrfs.h"
 #include "devices.h"
+#include "output.h"
 #include "gather.h"
 #include "mountinfo.h"
 #include "snapshot.h"
@@ -254,8 +255,8 @@ int devices_enumerate(struct udev *udev, const struct ra_config *c, struct ctl_d
                         r = ra_mountinfo_foreach(text, len, add_unmapped_cb, &ctx);
                         free(text);
                 } else /* never an empty list that looks like "no mounts" */
-                        fprintf(stderr, "readahead-ctl: cannot read %s: %s: network mounts are not listed\n",
-                                ra_mountinfo_path(), ra_mountinfo_strerror(k));
+                        ctl_error(NULL, "cannot read %s: %s: network mounts are not listed", ra_mountinfo_path(),
+                                  ra_mountinfo_strerror(k));
         }
         if (r < 0) {
                 devices_free(l.items, l.n);

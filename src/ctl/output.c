@@ -177,32 +177,50 @@ static char *vformat(char *small, size_t size, const char *fmt, va_list ap) {
 
 /* fmt with ap, printed as an error of verb (people: false) or escaped for
  * people (f, no prefix): the one formatting of both printers below. */
-static void vprint(FILE *f, bool people, const char *verb, const char *fmt, va_list ap) {
+static void vprint(FILE *f, const char *fmt, va_list ap) {
         char small[512], *text = vformat(small, sizeof(small), fmt, ap);
 
         if (!text)
                 return;
-        if (people)
-                ra_fputs_people(f, text); /* cut when memory ran out, but never raw */
-        else
-                fprintf(f, "readahead-ctl%s%s: %s\n", verb ? " " : "", verb ? verb : "", text);
+        ra_fputs_people(f, text); /* cut when memory ran out, but never raw */
         if (text != small)
                 free(text);
 }
 
 void ctl_error(const char *verb, const char *fmt, ...) {
+        char small[512], *text, *line = NULL;
+        size_t len = 0;
         va_list ap;
 
         va_start(ap, fmt);
-        vprint(stderr, false, verb, fmt, ap);
+        text = vformat(small, sizeof(small), fmt, ap);
         va_end(ap);
+        if (!text)
+                return;
+        /* Escaped as all output for people (a path or an argument may hold
+         * anything), built whole so that stderr gets it in one write. */
+        FILE *m = open_memstream(&line, &len);
+        if (m) {
+                fprintf(m, "readahead-ctl%s%s: ", verb ? " " : "", verb ? verb : "");
+                ra_fputs_people(m, text);
+                fputc('\n', m);
+                if (fclose(m) == 0)
+                        fwrite(line, 1, len, stderr);
+                free(line);
+        } else { /* out of memory: in pieces, never raw */
+                fprintf(stderr, "readahead-ctl%s%s: ", verb ? " " : "", verb ? verb : "");
+                ra_fputs_people(stderr, text);
+                fputc('\n', stderr);
+        }
+        if (text != small)
+                free(text);
 }
 
 void fprintf_people(FILE *f, const char *fmt, ...) {
         va_list ap;
 
         va_start(ap, fmt);
-        vprint(f, true, NULL, fmt, ap);
+        vprint(f, fmt, ap);
         va_end(ap);
 }
 

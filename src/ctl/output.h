@@ -51,6 +51,6 @@ void print_wrapped(const char *text);
 /*
  * The one way readahead-ctl reports an error: "readahead-ctl VERB: TEXT" on
  * stderr, or "readahead-ctl: TEXT" when verb is NULL; the newline is added
- * here. Printed with one write, as the fprintf() it replaces.
+ * here. TEXT is escaped as ra_fputs_people() does; printed with one write.
  */
 void ctl_error(const char *verb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -106,4 +106,20 @@ refused --format=prometheus explain sda -- \
 refused --time 0 calibrate sda -- "readahead-ctl calibrate: --time=0: expected a whole number from 1 to 86400"
 refused advise --time=0 -- "readahead-ctl advise: --time=0: expected a whole number of seconds from 1 to 86400"
 
+# Errors are for people: what was typed is escaped, never sent to the
+# terminal raw (ctl_error()).
+refused $'st\e[2Jatus' -- "readahead-ctl: unknown verb 'st\\x1b[2Jatus' (see --help)"
+# --help, --version and the tables end the parsing wherever they stand,
+# after a verb's own options too, and run nothing.
+for args in "--help" "status --help" "advise --time 5 --help" "calibrate sda --rounds 2 --help"; do
+        # shellcheck disable=SC2086
+        ctl sata-hdd $args
+        if [ "$rc" = 0 ] && [[ $out == "Usage: readahead-ctl "* ]] && [ -z "$err" ]; then
+                ok "readahead-ctl $args: exit 0, the usage"
+        else
+                fail "readahead-ctl $args" "exit 0 and the usage" "exit $rc, stderr '$err'"
+        fi
+done
+same sata-hdd "readahead-ctl $("$RA_CTL" --version | cut -d' ' -f2)" apply sda --version
+
 [ "$fails" -eq 0 ]
