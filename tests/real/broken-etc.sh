@@ -8,13 +8,7 @@
 #   2. an /etc copy of profiles/default.conf with a malformed Minimum and a
 #      different Default: the vendor file stands in, Default stays 512.
 . "$(dirname "$0")/lib.sh"
-ra_init
-ra_install_rule
-
-ra_attach 20G big
-ra_attach 64M small
-ra_expect_ra "$big" 512
-ra_expect_ra "$small" 64
+ra_big_and_small
 
 etc=$ROOT/etc/readahead-agent
 mkdir -p "$etc/profiles/default.conf.d"

@@ -3,13 +3,7 @@
 # (c) When something else changes read_ahead_kb, the next change event puts
 # the profile's value back (udevadm trigger --action=change).
 . "$(dirname "$0")/lib.sh"
-ra_init
-ra_install_rule
-
-ra_attach 20G big
-ra_attach 64M small
-ra_expect_ra "$big" 512
-ra_expect_ra "$small" 64
+ra_big_and_small
 
 ra_set_ra "$big" 4096
 ra_set_ra "$small" 4

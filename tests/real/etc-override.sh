@@ -5,13 +5,7 @@
 #   1. a drop-in rule for our devices (profiles/default.conf.d/50-loop.conf);
 #   2. readahead.conf.d selecting the vendor "throughput" profile.
 . "$(dirname "$0")/lib.sh"
-ra_init
-ra_install_rule
-
-ra_attach 20G big
-ra_attach 64M small
-ra_expect_ra "$big" 512
-ra_expect_ra "$small" 64
+ra_big_and_small
 
 etc=$ROOT/etc/readahead-agent
 

@@ -10,6 +10,8 @@
 #                       (setup.sh, the package) does not act during the test
 #   ra_install_rule     /run/udev/rules.d/99-readahead-agent.rules -> our agent
 #   ra_attach SIZE VAR  a sparse loop device; VAR receives its name (loop7)
+#   ra_big_and_small    all three, then a 20 GiB loop "big" at 512 and a
+#                       64 MiB loop "small" at the small-device cap (64)
 # and checks with ra_expect_* helpers. Everything it set up is undone at exit:
 # loops detached, rule removed (or the one it replaced put back), udev rules
 # reloaded, an /etc rule of that name put back, the udevd it started (and
@@ -316,6 +318,19 @@ ra_attach() {
         ra_log "attached $dev ($size sparse)"
         udevadm settle --timeout=60
         printf -v "$var" '%s' "${dev#/dev/}"
+}
+
+# ra_big_and_small: the prologue of the tests that change what a large and a
+# small disk were given: ra_init, ra_install_rule, then two loop devices,
+# $big (20 GiB) and $small (64 MiB), checked at the default profile's 512 and
+# the small-device cap's 64.
+ra_big_and_small() {
+        ra_init
+        ra_install_rule
+        ra_attach 20G big
+        ra_attach 64M small
+        ra_expect_ra "$big" 512
+        ra_expect_ra "$small" 64
 }
 
 ra_ra_kb() { cat "/sys/block/$1/queue/read_ahead_kb"; }
