@@ -43,7 +43,7 @@ tests with the labs).
 USAGE
 }
 
-no_labs=0 only= dry=0 test_jobs=1
+no_labs=0 only='' dry=0 test_jobs=1
 jobs=$(nproc)
 while [ $# -gt 0 ]; do
         case $1 in
