@@ -25,29 +25,68 @@
 #include "mountinfo.h"
 #include "watch.h"
 
+/* The agent's options, each described once: getopt reads the first part,
+ * --help and --list-options (for tests/tables) the rest. A help's later
+ * lines are indented under its first. */
+static const struct agent_option {
+        struct option getopt;
+        const char *arg; /* its value's name; NULL: none */
+        const char *help;
+} options[] = {
+        { { "root", required_argument, NULL, 'r' }, "DIR", "read configuration below DIR" },
+        { { "dry-run", no_argument, NULL, 'n' }, NULL, "decide and print, write nothing" },
+        { { "wait-bdi", required_argument, NULL, 'w' }, "NAME",
+          "wait (MountWaitSec=) for the mount of bdi NAME, then\n"
+          "set it; run by readahead-agent-bdi@NAME.service, off\n"
+          "the udev worker" },
+        { { "watch", no_argument, NULL, 'W' }, NULL,
+          "run until SIGTERM: set every disk and mount now, then\n"
+          "follow udev's events and mount changes (where no udev\n"
+          "rule can be installed: a container, deploy/kubernetes)" },
+        { { "check-sec", required_argument, NULL, 'c' }, "N",
+          "--watch: put back drifted values every N s (default 60)" },
+        { { "mountinfo", required_argument, NULL, 'm' }, "PATH",
+          "the mount table to read (/proc/1/mountinfo: the\n"
+          "host's, from a container with the host's PID namespace)" },
+        { { "metrics-file", required_argument, NULL, 'M' }, "PATH",
+          "--watch: readahead-ctl's Prometheus gauges, written\n"
+          "there at start and every check (node_exporter's\n"
+          "textfile collector)" },
+        { { "reset", no_argument, NULL, 'R' }, NULL,
+          "readahead-ctl reset (the kernel's values back), then\n"
+          "wait for SIGTERM (the removal DaemonSet's container)" },
+        { { "ctl", required_argument, NULL, 'C' }, "PATH",
+          "the readahead-ctl that --watch and --reset run\n"
+          "(default " RA_CTL_PATH ")" },
+        { { "help", no_argument, NULL, 'h' }, NULL, "this text" },
+        { { "version", no_argument, NULL, 'V' }, NULL, "the version" },
+        /* Not in --help: the table, for tests/tables. */
+        { { "list-options", no_argument, NULL, 'L' }, NULL, NULL },
+};
+
+#define N_OPTIONS (sizeof(options) / sizeof(options[0]))
+
 static void help(void) {
         printf("Usage: readahead-agent [--root DIR] [--dry-run]\n"
                "Run by udev, with the event in the environment: RUN for a disk's add or\n"
                "change, IMPORT{program} for a network, FUSE or btrfs bdi's add. Sets\n"
                "read_ahead_kb from the active profile and prints READAHEAD_* properties,\n"
-               "which udev stores for a bdi.\n\n"
-               "  --root DIR   read configuration below DIR\n"
-               "  --dry-run    decide and print, write nothing\n"
-               "  --wait-bdi NAME  wait (MountWaitSec=) for the mount of bdi NAME, then set it;\n"
-               "               run by readahead-agent-bdi@NAME.service, off the udev worker\n"
-               "  --watch      run until SIGTERM: set every disk and mount now, then follow\n"
-               "               udev's events and mount changes (where no udev rule can be\n"
-               "               installed: a container, deploy/kubernetes)\n"
-               "  --check-sec N     --watch: put back drifted values every N s (default 60)\n"
-               "  --mountinfo PATH  the mount table to read (/proc/1/mountinfo: the host's,\n"
-               "               from a container with the host's PID namespace)\n"
-               "  --metrics-file PATH  --watch: readahead-ctl's Prometheus gauges, written\n"
-               "               there at start and every check (node_exporter's textfile)\n"
-               "  --reset      readahead-ctl reset (the kernel's values back), then wait for\n"
-               "               SIGTERM (the removal DaemonSet's container)\n"
-               "  --ctl PATH   the readahead-ctl that --watch and --reset run\n"
-               "               (default " RA_CTL_PATH ")\n"
-               "  --help, --version\n");
+               "which udev stores for a bdi.\n\n");
+        for (size_t i = 0; i < N_OPTIONS; i++) {
+                const struct agent_option *o = &options[i];
+                char head[40];
+
+                if (!o->help)
+                        continue;
+                snprintf(head, sizeof(head), "--%s%s%s", o->getopt.name, o->arg ? " " : "", o->arg ? o->arg : "");
+                printf("  %-20s ", head);
+                for (const char *p = o->help; *p; p++) {
+                        putchar(*p);
+                        if (*p == '\n')
+                                printf("%23s", "");
+                }
+                putchar('\n');
+        }
 }
 
 /* A FIFO, device or socket as --mountinfo is refused at once: it would block
@@ -66,22 +105,11 @@ static int mountinfo_type_check(const char *path) {
 }
 
 static int parse_argv(int argc, char **argv, struct agent_options *o) {
-        static const struct option opts[] = {
-                { "root", required_argument, NULL, 'r' },
-                { "dry-run", no_argument, NULL, 'n' },
-                { "wait-bdi", required_argument, NULL, 'w' },
-                { "watch", no_argument, NULL, 'W' },
-                { "reset", no_argument, NULL, 'R' },
-                { "check-sec", required_argument, NULL, 'c' },
-                { "mountinfo", required_argument, NULL, 'm' },
-                { "metrics-file", required_argument, NULL, 'M' },
-                { "ctl", required_argument, NULL, 'C' },
-                { "help", no_argument, NULL, 'h' },
-                { "version", no_argument, NULL, 'V' },
-                {},
-        };
+        struct option opts[N_OPTIONS + 1] = {};
         int c;
 
+        for (size_t i = 0; i < N_OPTIONS; i++)
+                opts[i] = options[i].getopt;
         while ((c = getopt_long(argc, argv, "", opts, NULL)) >= 0)
                 switch (c) {
                 case 'r':
@@ -129,6 +157,11 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         return 0;
                 case 'V':
                         printf("readahead-agent %s\n", RA_VERSION);
+                        return 0;
+                case 'L':
+                        for (size_t i = 0; i < N_OPTIONS; i++)
+                                if (options[i].help)
+                                        printf("--%s\n", options[i].getopt.name);
                         return 0;
                 default:
                         return -EINVAL;

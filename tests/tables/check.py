@@ -17,6 +17,8 @@ read for the names.
   man/readahead.conf.5.scd      keys, per section
   tests/fuzz/profile.dict       keys
   tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
+  readahead-agent --help, readahead-agent.8.scd
+                                the agent's options (readahead-agent --list-options)
   docs/json.md                  the columns' --json fields, and the other fields
                                 of a device that src/ctl/device-json.c writes
 
@@ -39,12 +41,13 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import ratest  # noqa: E402
 
 CTL = os.environ.get("RA_CTL") or ratest.die("RA_CTL is not set (run through ctest)")
+AGENT = os.environ.get("RA_AGENT") or ratest.die("RA_AGENT is not set (run through ctest)")
 SRC = os.environ.get("RA_SOURCE_DIR") or ratest.die("RA_SOURCE_DIR is not set (run through ctest)")
 
 
-def table(option):
-    """readahead-ctl --list-OPTION: its lines, split into words."""
-    out = subprocess.run([CTL, option], check=True, capture_output=True, text=True).stdout
+def table(option, program=None):
+    """readahead-ctl (or program) --list-OPTION: its lines, split into words."""
+    out = subprocess.run([program or CTL, option], check=True, capture_output=True, text=True).stdout
     return [line.split() for line in out.splitlines()]
 
 
@@ -151,6 +154,16 @@ readme_keys = {
 for sec, keys in KEYS.items():
     where = "README.md" if sec == "Agent" else f"README's [{sec}] table"
     check_has(where, f"{sec} keys", keys, readme_keys.get(sec, []))
+
+# ---- readahead-agent's options ---------------------------------------------------
+# Each described once, in the agent's table: --help prints its help, and the
+# man page must name it.
+AGENT_OPTIONS = [w[0] for w in table("--list-options", AGENT)]
+agent_help = subprocess.run([AGENT, "--help"], check=True, capture_output=True, text=True).stdout
+check_has("readahead-agent --help", "agent options", AGENT_OPTIONS,
+          [l.split()[0] for l in agent_help.splitlines() if l.startswith("  --")])
+check_has("readahead-agent(8)", "agent options", AGENT_OPTIONS,
+          re.findall(r"\*(--[a-z-]+)\*", read("man/readahead-agent.8.scd")))
 
 # ---- docs/json.md ----------------------------------------------------------------
 # The status columns' --json fields, and the device fields json_device_fields()
