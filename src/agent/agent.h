@@ -20,6 +20,7 @@ struct agent_options {
         const char *root;
         const char *wait_bdi;
         bool dry_run;
+        bool event_from_environment; /* run by udev: the device's properties are the environment */
         /* --watch (watch.c): its options, and how it runs the handlers. */
         bool watch, reset;
         unsigned check_sec;

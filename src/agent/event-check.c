@@ -96,7 +96,9 @@ static const char *block_problem(struct udev_device *dev, const char *devpath) {
                 return NULL; /* gone already: the handler says so, and writes nothing */
         /* The write goes to the bdi of MAJOR:MINOR: that must be the block
          * device DEVPATH names, whose facts are read. */
-        snprintf(want, sizeof(want), "%u:%u", major(devnum), minor(devnum));
+        char major_text[RA_U64_TEXT], minor_text[RA_U64_TEXT];
+        ra_str_join(want, sizeof(want), ra_u64_text(major_text, major(devnum)), ":",
+                    ra_u64_text(minor_text, minor(devnum)), NULL);
         ra_str_join(path, sizeof(path), "/sys", devpath, "/dev", NULL);
         if (ra_read_string_file(path, dev_attr, sizeof(dev_attr)) < 0)
                 return "sysfs has no device number at DEVPATH";
@@ -159,7 +161,11 @@ int event_check(struct udev_device *dev, bool block) {
         printable(shown_path, sizeof(shown_path), devpath);
         printable(shown_major, sizeof(shown_major), getenv("MAJOR"));
         printable(shown_minor, sizeof(shown_minor), getenv("MINOR"));
-        agent_log(LOG_ERR, NULL, 0,
+        char shown_name[RA_NAME_MAX], device_field[RA_NAME_MAX + 24];
+        printable(shown_name, sizeof(shown_name), udev_device_get_sysname(dev));
+        ra_str_join(device_field, sizeof(device_field), "READAHEAD_DEVICE=", shown_name, NULL);
+        const char *fields[] = { device_field, "READAHEAD_RESULT=refused" };
+        agent_log(LOG_ERR, fields, 2,
                   "event refused: %s (DEVPATH=%s MAJOR=%s MINOR=%s); read_ahead_kb left alone", problem,
                   shown_path, shown_major, shown_minor);
         printf("READAHEAD_RESULT=refused\n");
