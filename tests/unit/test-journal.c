@@ -11,9 +11,18 @@
 #include "journal.h"
 #include "test.h"
 
+/* The datagram for priority, message and fields is want, byte for byte. */
+#define CHECK_DATAGRAM(want, priority, message, fields, n_fields)                                   \
+        do {                                                                                        \
+                char buf_[512];                                                                     \
+                ssize_t n_ = agent_journal_format(buf_, sizeof(buf_), priority, message, fields,     \
+                                                  n_fields);                                        \
+                CHECK_INT(sizeof(want) - 1, n_);                                                    \
+                CHECK(n_ == (ssize_t) sizeof(want) - 1 && memcmp(buf_, want, sizeof(want) - 1) == 0); \
+        } while (0)
+
 static void test_format_fields(void)
 {
-        char buf[512];
         const char *fields[] = { "READAHEAD_DEVICE=sda", "READAHEAD_RESULT=unchanged" };
         static const char want[] = "MESSAGE=sda: read_ahead_kb already 512\n"
                                    "PRIORITY=7\n"
@@ -21,22 +30,17 @@ static void test_format_fields(void)
                                    "READAHEAD_DEVICE=sda\n"
                                    "READAHEAD_RESULT=unchanged\n";
 
-        ssize_t n = agent_journal_format(buf, sizeof(buf), 7, "sda: read_ahead_kb already 512", fields, 2);
-        CHECK_INT(sizeof(want) - 1, n);
-        CHECK(n == (ssize_t) sizeof(want) - 1 && memcmp(buf, want, sizeof(want) - 1) == 0);
+        CHECK_DATAGRAM(want, 7, "sda: read_ahead_kb already 512", fields, 2);
 }
 
 static void test_format_newline_is_binary(void)
 {
-        char buf[512];
         const char *fields[] = { "READAHEAD_RULE=/etc/a\nb.conf:x" };
         /* "READAHEAD_RULE\n", 15 as 8 little-endian bytes, the 15 bytes, "\n". */
         static const char want[] = "MESSAGE=m\nPRIORITY=6\nSYSLOG_IDENTIFIER=readahead-agent\n"
                                    "READAHEAD_RULE\n\x0f\0\0\0\0\0\0\0/etc/a\nb.conf:x\n";
 
-        ssize_t n = agent_journal_format(buf, sizeof(buf), 6, "m", fields, 1);
-        CHECK_INT(sizeof(want) - 1, n);
-        CHECK(n == (ssize_t) sizeof(want) - 1 && memcmp(buf, want, sizeof(want) - 1) == 0);
+        CHECK_DATAGRAM(want, 6, "m", fields, 1);
 }
 
 static void test_format_too_long(void)
