@@ -27,6 +27,9 @@ struct agent_options {
         const char *metrics_file;
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
         bool recheck; /* a periodic check: a write puts back a drifted value, log why */
+        /* A pass over every device (a periodic check, a mount change): the
+         * outcomes that write nothing go unlogged. */
+        bool quiet;
 };
 
 /* Logs that the configuration could not be loaded at all (out of memory:

@@ -63,11 +63,12 @@ static const char *const *outcome_fields(struct outcome_fields *of, const struct
         return of->list;
 }
 
-/* KEY=value on stdout, for udev. */
+/* KEY=value on stdout, for udev (fputs only: each other stdio function
+ * costs the event its first binding). */
 static void put_line(const char *key, const char *value) {
         fputs(key, stdout);
         fputs(value, stdout);
-        fputc('\n', stdout);
+        fputs("\n", stdout);
 }
 
 void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts, const struct ra_plan *plan) {
@@ -75,9 +76,10 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
         struct outcome_fields of;
         const char *result;
         uint64_t now_kb = 0;
-        /* --watch's periodic check logs what it puts back, not every value
-         * that is still right (each disk, every check). */
-        bool quiet = o->recheck;
+        /* --watch's periodic check and its pass on a mount change log what
+         * they change, not every value that is still right (each device,
+         * every time). */
+        bool quiet = o->quiet;
 
         char number[RA_U64_TEXT];
 
@@ -90,7 +92,7 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
                  * name must not start another one. */
                 fputs("READAHEAD_RULE=", stdout);
                 ra_fputs_people(stdout, plan->rule);
-                fputc('\n', stdout);
+                fputs("\n", stdout);
         }
 
         switch (plan->action) {

@@ -34,7 +34,8 @@ static const char *devpath_problem(const char *devpath) {
         if (strncmp(devpath, "/devices/", strlen("/devices/")) != 0)
                 return "DEVPATH not below /devices";
         for (const char *p = devpath + 1; *p;) {
-                size_t n = strcspn(p, "/");
+                const char *slash = strchr(p, '/');
+                size_t n = slash ? (size_t) (slash - p) : strlen(p);
                 if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
                         return "DEVPATH has an empty, '.' or '..' component";
                 for (size_t i = 0; i < n; i++)

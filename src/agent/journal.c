@@ -86,7 +86,7 @@ int agent_journal_send(const char *socket_path, int priority, const char *messag
 
 void agent_log(int priority, const char *const *fields, size_t n_fields, const char *fmt, ...) {
         static const char prefix[] = "readahead-agent: ";
-        char line[sizeof(prefix) - 1 + AGENT_LOG_MAX + 1], *message = line + sizeof(prefix) - 1;
+        char line[sizeof(prefix) - 1 + AGENT_LOG_MAX + 2], *message = line + sizeof(prefix) - 1;
         va_list ap;
 
         memcpy(line, prefix, sizeof(prefix) - 1);
@@ -99,6 +99,7 @@ void agent_log(int priority, const char *const *fields, size_t n_fields, const c
             agent_journal_send(JOURNAL_SOCKET, priority, message, fields, n_fields) < 0) {
                 size_t n = strlen(line);
                 line[n] = '\n';
-                fwrite(line, 1, n + 1, stderr);
+                line[n + 1] = 0;
+                fputs(line, stderr);
         }
 }

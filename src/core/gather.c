@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -42,11 +43,13 @@ static char *attr_path(const char *syspath, const char *attr) {
  */
 static uint64_t attr_u64_max(struct ra_facts *f, const char *syspath, const char *attr,
                              uint64_t max, enum ra_fact fact) {
-        char *path = attr_path(syspath, attr);
+        /* On the stack: seven of these per event. A path open() would
+         * refuse is refused here the same way. */
+        char path[PATH_MAX];
         uint64_t v = 0;
-        int r = path ? ra_read_u64_file(path, &v) : -ENOMEM;
+        int r = ra_str_join(path, sizeof(path), syspath, "/", attr, NULL) ? ra_read_u64_file(path, &v)
+                                                                           : -ENAMETOOLONG;
 
-        free(path);
         if (r >= 0 && v <= max)
                 return v;
         if (r != -ENOENT && fact < _RA_FACT_MAX)

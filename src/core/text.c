@@ -48,7 +48,7 @@ void ra_fputs_people(FILE *f, const char *s) {
         while (plain < n && s[plain] >= 0x20 && s[plain] < 0x7f && s[plain] != '\\')
                 plain++;
         if (plain == n) {
-                fwrite(s, 1, n, f);
+                fputs(s, f);
                 return;
         }
 
