@@ -17,11 +17,20 @@
 #   ra_udevd_stop    stops the one ra_udevd_start started, if any
 #   ra_udevd_worker_kills SINCE_LINE   prints udevd's lines from the kernel log
 #                    (after line SINCE_LINE of dmesg) that say a worker was killed
+#   RA_UDEVD_LOG     set before ra_udevd_start starts a daemon: its log goes to
+#                    that file at debug level (each event's rules, and what its
+#                    programs print on stderr: the agent's lines where no
+#                    journal runs) instead of the kernel log at its default level
+#   ra_udevd_failure_logs DEV...   for a failed test: prints what that udevd
+#                    and the agent (journal, READAHEAD_DEVICE=) logged about
+#                    DEV... (/dev/loopN or loopN), so that a value the kernel
+#                    kept after an event can be told apart from an event never run
 
 RA_UDEVD=${RA_UDEVD:-/lib/systemd/systemd-udevd}
 RA_UDEVD_STARTED=0
 RA_UDEVD_PID=""
 RA_UDEVD_ERROR=""
+RA_UDEVD_SINCE=$(date +%s) # for the journal's lines of this test
 
 ra_udevd_ping() { udevadm control --ping --timeout="${1:-5}" >/dev/null 2>&1; }
 
@@ -49,9 +58,18 @@ ra_udevd_start() {
                 return 1
         fi
         # Its warnings (a worker killed for a slow helper, a failed rule) go
-        # to the kernel log, where a test or the bench can find them.
+        # to the kernel log, where a test or the bench can find them; or,
+        # with RA_UDEVD_LOG, everything at debug to that file (at debug
+        # level, --daemon keeps its stdout and stderr).
         # fd 9 is the callers' lock: the daemon must not keep it held.
-        if ! SYSTEMD_LOG_TARGET=kmsg "$RA_UDEVD" --daemon 9>&-; then
+        RA_UDEVD_SINCE=$(date +%s)
+        if [ -n "${RA_UDEVD_LOG:-}" ]; then
+                if ! SYSTEMD_LOG_TARGET=console SYSTEMD_LOG_LEVEL=debug "$RA_UDEVD" --daemon \
+                        >>"$RA_UDEVD_LOG" 2>&1 </dev/null 9>&-; then
+                        RA_UDEVD_ERROR="could not start $RA_UDEVD"
+                        return 1
+                fi
+        elif ! SYSTEMD_LOG_TARGET=kmsg "$RA_UDEVD" --daemon 9>&-; then
                 RA_UDEVD_ERROR="could not start $RA_UDEVD"
                 return 1
         fi
@@ -80,4 +98,30 @@ ra_udevd_kmsg_lines() { dmesg 2>/dev/null | wc -l; }
 
 ra_udevd_worker_kills() {
         dmesg 2>/dev/null | tail -n +"$(($1 + 1))" | grep -E 'udevd.*([Ww]orker.*(killed|terminated by signal|timed out|failed)|[Kk]illing|timeout)' || true
+}
+
+ra_udevd_failure_logs() {
+        local dev name majmin pattern=""
+        for dev in "$@"; do
+                name=${dev#/dev/}
+                majmin=$(cat "/sys/class/block/$name/dev" 2>/dev/null || true)
+                pattern+="${pattern:+|}\\b$name\\b${majmin:+|\\b$majmin\\b}"
+        done
+        [ -n "$pattern" ] || return 0
+        if [ -n "${RA_UDEVD_LOG:-}" ] && [ -s "$RA_UDEVD_LOG" ]; then
+                printf '# udevd (debug) about %s, last 300 lines (%s):\n' "$*" "$RA_UDEVD_LOG" >&2
+                grep -aE "$pattern" "$RA_UDEVD_LOG" | tail -n 300 >&2 || true
+        else
+                printf '# no udevd log: the udevd that ran was not started by this test\n' >&2
+        fi
+        if [ -S /run/systemd/journal/socket ] && command -v journalctl >/dev/null; then
+                for dev in "$@"; do
+                        printf '# the agent in the journal about %s (READAHEAD_DEVICE=):\n' "${dev#/dev/}" >&2
+                        journalctl -q -o short-precise --since "@$RA_UDEVD_SINCE" \
+                                SYSLOG_IDENTIFIER=readahead-agent READAHEAD_DEVICE="${dev#/dev/}" >&2 || true
+                done
+                printf '# the agent in the journal, refused events (they name no trusted device):\n' >&2
+                journalctl -q -o short-precise --since "@$RA_UDEVD_SINCE" SYSLOG_IDENTIFIER=readahead-agent \
+                        READAHEAD_RESULT=refused >&2 || true
+        fi
 }

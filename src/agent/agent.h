@@ -23,6 +23,7 @@ struct agent_options {
         const char *root;
         const char *wait_bdi;
         bool dry_run;
+        bool event_from_environment; /* run by udev: the device's properties are the environment */
         /* --watch (watch.c): its options, and how it runs the handlers. */
         bool watch, reset;
         unsigned check_sec;
@@ -30,6 +31,9 @@ struct agent_options {
         const char *ctl_path; /* --ctl: the readahead-ctl that --watch and --reset run */
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
         bool recheck; /* a periodic check: a write puts back a drifted value, log why */
+        /* A pass over every device (a periodic check, a mount change): the
+         * outcomes that write nothing go unlogged. */
+        bool quiet;
 };
 
 /* Logs that the configuration could not be loaded at all (out of memory:

@@ -17,12 +17,15 @@ static void log_result(const struct agent_options *o, const struct ra_facts *f, 
                 failure[160], drift[300] = "", drift_field[320];
         size_t n_fields = 6;
 
-        snprintf(dev, sizeof(dev), "READAHEAD_DEVICE=%s", f->name);
-        snprintf(target, sizeof(target), "READAHEAD_TARGET_KB=%" PRIu64, d->target_kb);
-        snprintf(prev, sizeof(prev), "READAHEAD_PREVIOUS_KB=%" PRIu64, f->current_kb);
-        snprintf(rulef, sizeof(rulef), "READAHEAD_RULE=%s", plan->rule);
-        snprintf(res, sizeof(res), "READAHEAD_RESULT=%s", result);
-        snprintf(reason, sizeof(reason), "READAHEAD_REASON=%s", d->reason);
+        char target_text[RA_U64_TEXT], prev_text[RA_U64_TEXT];
+
+        /* Joined, not printf'd: this runs on every write. */
+        ra_str_join(dev, sizeof(dev), "READAHEAD_DEVICE=", f->name, NULL);
+        ra_str_join(target, sizeof(target), "READAHEAD_TARGET_KB=", ra_u64_text(target_text, d->target_kb), NULL);
+        ra_str_join(prev, sizeof(prev), "READAHEAD_PREVIOUS_KB=", ra_u64_text(prev_text, f->current_kb), NULL);
+        ra_str_join(rulef, sizeof(rulef), "READAHEAD_RULE=", plan->rule, NULL);
+        ra_str_join(res, sizeof(res), "READAHEAD_RESULT=", result, NULL);
+        ra_str_join(reason, sizeof(reason), "READAHEAD_REASON=", d->reason, NULL);
         const char *fields[] = { dev, target, prev, rulef, res, reason, drift_field };
         if (o->recheck) {
                 /* --watch's periodic check: the value was ours, something changed it. */
@@ -45,44 +48,89 @@ bool plan_changes_value(const struct ra_plan *plan) {
         return plan->action == RA_ACTION_WRITE || plan->action == RA_ACTION_DEFERRED;
 }
 
+/* The outcome's fields: every outcome is logged with them, so that an event
+ * that wrote nothing says why (journalctl READAHEAD_DEVICE=sda). */
+struct outcome_fields {
+        char dev[RA_NAME_MAX + 24], res[48];
+        const char *list[2];
+};
+
+static const char *const *outcome_fields(struct outcome_fields *of, const struct ra_facts *f, const char *result) {
+        ra_str_join(of->dev, sizeof(of->dev), "READAHEAD_DEVICE=", f->name, NULL);
+        ra_str_join(of->res, sizeof(of->res), "READAHEAD_RESULT=", result, NULL);
+        of->list[0] = of->dev;
+        of->list[1] = of->res;
+        return of->list;
+}
+
+/* KEY=value on stdout, for udev (fputs only: each other stdio function
+ * costs the event its first binding). */
+static void put_line(const char *key, const char *value) {
+        fputs(key, stdout);
+        fputs(value, stdout);
+        fputs("\n", stdout);
+}
+
 void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts, const struct ra_plan *plan) {
         const struct ra_decision *d = &plan->decision;
+        struct outcome_fields of;
         const char *result;
         uint64_t now_kb = 0;
+        /* --watch's periodic check and its pass on a mount change log what
+         * they change, not every value that is still right (each device,
+         * every time). */
+        bool quiet = o->quiet;
 
-        printf("READAHEAD_CLASS=%s\n", ra_class_to_string(facts->class));
+        char number[RA_U64_TEXT];
+
+        /* fputs, not printf: these lines are printed on every event. */
+        put_line("READAHEAD_CLASS=", ra_class_to_string(facts->class));
         if (facts->current_known)
-                printf("READAHEAD_PREVIOUS_KB=%" PRIu64 "\n", facts->current_kb);
+                put_line("READAHEAD_PREVIOUS_KB=", ra_u64_text(number, facts->current_kb));
         if (plan->rule[0]) {
                 /* udev imports each line as a property: a newline in a file
                  * name must not start another one. */
-                printf("READAHEAD_RULE=");
+                fputs("READAHEAD_RULE=", stdout);
                 ra_fputs_people(stdout, plan->rule);
-                printf("\n");
+                fputs("\n", stdout);
         }
 
         switch (plan->action) {
         case RA_ACTION_FAIL:
                 result = "failed";
                 /* d->reason names the file and line of the Size= that failed. */
-                agent_log(LOG_ERR, NULL, 0, "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64, facts->name,
-                          plan->rule, d->reason, facts->current_kb);
+                agent_log(LOG_ERR, outcome_fields(&of, facts, result), 2,
+                          "%s: rule %s failed: %s; read_ahead_kb left at %" PRIu64, facts->name, plan->rule,
+                          d->reason, facts->current_kb);
                 break;
         case RA_ACTION_KEEP:
                 result = "left-alone";
+                if (!quiet)
+                        agent_log(LOG_DEBUG, outcome_fields(&of, facts, result), 2,
+                                  "%s: read_ahead_kb left alone (%s; %s)", facts->name, plan->rule, d->reason);
                 break;
         case RA_ACTION_NOT_SETTABLE: /* the agent handles no such bdi: nothing to print */
                 result = ra_action_to_string(plan->action);
+                if (!quiet)
+                        agent_log(LOG_DEBUG, outcome_fields(&of, facts, result), 2,
+                                  "%s: no read_ahead_kb the agent sets, nothing written", facts->name);
                 break;
         default:
-                printf("READAHEAD_TARGET_KB=%" PRIu64 "\n", d->target_kb);
-                if (o->dry_run)
+                put_line("READAHEAD_TARGET_KB=", ra_u64_text(number, d->target_kb));
+                if (o->dry_run) {
                         result = "dry-run";
-                else if (plan->action == RA_ACTION_UNCHANGED)
+                        agent_log(LOG_DEBUG, outcome_fields(&of, facts, result), 2,
+                                  "%s: dry run, read_ahead_kb %" PRIu64 " not written (%s; %s)", facts->name,
+                                  d->target_kb, plan->rule, d->reason);
+                } else if (plan->action == RA_ACTION_UNCHANGED) {
                         result = "unchanged";
-                else if (plan->action == RA_ACTION_DEFERRED) {
+                        if (!quiet)
+                                agent_log(LOG_DEBUG, outcome_fields(&of, facts, result), 2,
+                                          "%s: read_ahead_kb already %" PRIu64 " (%s; %s)", facts->name,
+                                          d->target_kb, plan->rule, d->reason);
+                } else if (plan->action == RA_ACTION_DEFERRED) {
                         result = "deferred";
-                        agent_log(LOG_INFO, NULL, 0,
+                        agent_log(LOG_INFO, outcome_fields(&of, facts, result), 2,
                                   "%s: not writing read_ahead_kb %" PRIu64 " now: %s; the next change event will",
                                   facts->name, d->target_kb, d->deferred);
                 } else {
@@ -91,5 +139,5 @@ void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts,
                         log_result(o, facts, plan, result, now_kb, r);
                 }
         }
-        printf("READAHEAD_RESULT=%s\n", result);
+        put_line("READAHEAD_RESULT=", result);
 }

@@ -18,6 +18,7 @@
 
 #include "agent.h"
 #include "journal.h"
+#include "text.h"
 
 /*
  * Whether the configuration problems are news: one bad /etc file must not be
@@ -36,16 +37,20 @@ static bool config_problems_are_news(const struct agent_options *o, const struct
         /* No stamp for a refused root: it would land in the host's /run. */
         if (o->dry_run || c->root_refused)
                 return c->n_diags > 0;
+        if (c->n_diags == 0) {
+                /* Every event with a sound configuration comes here: its
+                 * path on the stack, with no asprintf(). */
+                char stamp[RA_PATH_MAX + 64];
+                if (ra_str_join(stamp, sizeof(stamp), c->root, "/run/readahead-agent/.config-problems-logged",
+                                NULL))
+                        (void) unlink(stamp); /* fixed: the same problem later is news again */
+                return false;
+        }
         if (asprintf(&dir, "%s/run/readahead-agent", c->root) < 0)
                 return c->n_diags > 0;
         if (asprintf(&path, "%s/.config-problems-logged", dir) < 0) {
                 free(dir);
                 return c->n_diags > 0;
-        }
-        if (c->n_diags == 0) {
-                (void) unlink(path); /* fixed: the same problem later is news again */
-                news = false;
-                goto out;
         }
         /* /run exists on a real system; below --root it may not. */
         *strrchr(dir, '/') = 0;

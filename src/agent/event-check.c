@@ -41,7 +41,8 @@ static const char *devpath_problem(const char *devpath) {
         if (strncmp(devpath, "/devices/", strlen("/devices/")) != 0)
                 return "DEVPATH not below /devices";
         for (const char *p = devpath + 1; *p;) {
-                size_t n = strcspn(p, "/");
+                const char *slash = strchr(p, '/');
+                size_t n = slash ? (size_t) (slash - p) : strlen(p);
                 if (n == 0 || (n == 1 && p[0] == '.') || (n == 2 && p[0] == '.' && p[1] == '.'))
                         return "DEVPATH has an empty, '.' or '..' component";
                 for (size_t i = 0; i < n; i++)
@@ -104,7 +105,9 @@ static const char *block_problem(struct udev_device *dev, const struct event_fie
                 return NULL; /* gone already: the handler says so, and writes nothing */
         /* The write goes to the bdi of MAJOR:MINOR: that must be the block
          * device DEVPATH names, whose facts are read. */
-        snprintf(want, sizeof(want), "%u:%u", major(devnum), minor(devnum));
+        char major_text[RA_U64_TEXT], minor_text[RA_U64_TEXT];
+        ra_str_join(want, sizeof(want), ra_u64_text(major_text, major(devnum)), ":",
+                    ra_u64_text(minor_text, minor(devnum)), NULL);
         ra_str_join(path, sizeof(path), "/sys", devpath, "/dev", NULL);
         if (ra_read_string_file(path, dev_attr, sizeof(dev_attr)) < 0)
                 return "sysfs has no device number at DEVPATH";
@@ -187,7 +190,11 @@ static int event_check(struct udev_device *dev, const struct event_fields *e, bo
         printable(shown_path, sizeof(shown_path), e->devpath);
         printable(shown_major, sizeof(shown_major), e->major);
         printable(shown_minor, sizeof(shown_minor), e->minor);
-        agent_log(LOG_ERR, NULL, 0,
+        char shown_name[RA_NAME_MAX], device_field[RA_NAME_MAX + 24];
+        printable(shown_name, sizeof(shown_name), udev_device_get_sysname(dev));
+        ra_str_join(device_field, sizeof(device_field), "READAHEAD_DEVICE=", shown_name, NULL);
+        const char *fields[] = { device_field, "READAHEAD_RESULT=refused" };
+        agent_log(LOG_ERR, fields, 2,
                   "event refused: %s (DEVPATH=%s MAJOR=%s MINOR=%s); read_ahead_kb left alone", problem,
                   shown_path, shown_major, shown_minor);
         printf("READAHEAD_RESULT=refused\n");

@@ -214,13 +214,15 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                 /* The kernel re-arms POLLPRI in poll() itself: nothing to read. */
                 if (mfd >= 0 && (fds[2].revents & (POLLPRI | POLLERR))) {
                         struct pass_count mounts = {};
+                        o->quiet = true; /* every mount again, on any mount's change */
                         pass_all(o, udev, false, &mounts);
+                        o->quiet = false;
                 }
                 if (now_ms() >= due_ms) {
                         struct pass_count checked = {};
-                        o->recheck = true;
+                        o->recheck = o->quiet = true;
                         pass_all(o, udev, true, &checked);
-                        o->recheck = false;
+                        o->recheck = o->quiet = false;
                         metrics_start(o, metrics, now_ms());
                         due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
                 }

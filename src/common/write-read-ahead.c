@@ -7,10 +7,11 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "text.h"
 #include "write-read-ahead.h"
 
 int ra_write_read_ahead(const char *attr_path, uint64_t target_kb, uint64_t *ret_now_kb) {
-        char buf[32];
+        char buf[32], number[RA_U64_TEXT];
         int fd, n, r = 0;
 
         /* O_TRUNC changes nothing on sysfs; on a test tree's plain file it keeps
@@ -18,7 +19,9 @@ int ra_write_read_ahead(const char *attr_path, uint64_t target_kb, uint64_t *ret
         fd = open(attr_path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOCTTY);
         if (fd < 0)
                 return -errno;
-        n = snprintf(buf, sizeof(buf), "%" PRIu64 "\n", target_kb);
+        /* No printf: every write comes here. */
+        ra_str_join(buf, sizeof(buf), ra_u64_text(number, target_kb), "\n", NULL);
+        n = (int) strlen(buf);
         if (write(fd, buf, (size_t) n) != n)
                 r = -errno;
         if (close(fd) < 0 && r == 0)

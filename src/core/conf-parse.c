@@ -453,8 +453,10 @@ const char *ra_config_key(size_t i, const char **ret_section) {
 }
 
 static const struct key *key_find(enum section section, const char *name) {
+        /* The first letter before strcmp(): every event parses every key. */
         for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-                if (keys[i].section == section && strcmp(keys[i].name, name) == 0)
+                if (keys[i].section == section && keys[i].name[0] == name[0] &&
+                    strcmp(keys[i].name, name) == 0)
                         return &keys[i];
         return NULL;
 }
@@ -531,8 +533,10 @@ static char *find_chars_or_comment(char *s, const char *chars) {
 static void parse_line(struct parse_ctx *ctx, char *line) {
         char *start = lskip(line), *end, *value;
 
+        if (*start == '#' || *start == ';')
+                return; /* a comment, not measured by strlen(): most lines of a profile */
         rstrip(start, start + strlen(start));
-        if (*start == 0 || *start == '#' || *start == ';' || section_header(ctx, start))
+        if (*start == 0 || section_header(ctx, start))
                 return;
         end = find_chars_or_comment(start, "=:");
         if (*end != '=' && *end != ':') {

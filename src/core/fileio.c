@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "text.h"
 
 /* Reads a short file into buf, without the trailing newline; -EFBIG when it
  * does not fit, rather than a value cut short. */
@@ -125,6 +126,6 @@ int ra_read_link_basename(const char *path, char *buf, size_t size) {
         const char *base = strrchr(target, '/');
         if (!base)
                 return -EINVAL;
-        snprintf(buf, size, "%s", base + 1);
+        ra_str_join(buf, size, base + 1, NULL);
         return 0;
 }

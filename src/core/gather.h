@@ -15,14 +15,18 @@
 /* Fills f for a whole-disk block device; classifies it. */
 int ra_gather_block(struct udev_device *dev, struct ra_facts *f);
 
+/* A udev property of dev, or NULL. */
+typedef const char *(*ra_prop_fn)(struct udev_device *dev, const char *key);
+
 /*
  * The same, but of the device's udev properties only the ones gather reads
- * itself and those named in keys (repeats allowed): one hash lookup each,
- * where the whole list costs libudev a sorted copy of every property. For
- * the agent, whose decision reads no more than its rules' Property= keys
- * (ra_profile_property_keys()); readahead-ctl shows them all.
+ * itself and those named in keys (repeats allowed): one lookup each, where
+ * the whole list costs libudev a sorted copy of every property. For the
+ * agent, whose decision reads no more than its rules' Property= keys
+ * (ra_profile_property_keys()); readahead-ctl shows them all. get looks a
+ * property up (NULL: udev_device_get_property_value()).
  */
-int ra_gather_block_keys(struct udev_device *dev, const char *const *keys, size_t n_keys,
+int ra_gather_block_keys(struct udev_device *dev, ra_prop_fn get, const char *const *keys, size_t n_keys,
                          struct ra_facts *f);
 
 /*

@@ -6,6 +6,7 @@
 
 #include "enum-name.h"
 #include "plan.h"
+#include "text.h"
 
 static const char *const action_names[_RA_ACTION_MAX] = {
         [RA_ACTION_NOT_SETTABLE] = "not-settable",
@@ -36,8 +37,8 @@ void ra_plan_device(const struct ra_profile *p, const struct ra_facts *f, struct
 
         plan.error = ra_decide(p, f, &plan.decision, trace, trace_size);
         if (plan.decision.rule)
-                snprintf(plan.rule, sizeof(plan.rule), "%s:%s", plan.decision.rule->file,
-                         plan.decision.rule->section);
+                ra_str_join(plan.rule, sizeof(plan.rule), plan.decision.rule->file, ":",
+                            plan.decision.rule->section, NULL);
         if (!f->attr_path)
                 plan.action = RA_ACTION_NOT_SETTABLE;
         else if (plan.error < 0)

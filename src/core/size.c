@@ -7,6 +7,7 @@
 #include <strings.h>
 
 #include "size.h"
+#include "text.h"
 
 static const struct {
         const char *suffix;
@@ -49,12 +50,15 @@ int ra_parse_size_kb(const char *s, uint64_t *ret_kb) {
 }
 
 const char *ra_format_size_kb(uint64_t kb, char buf[static 24]) {
+        char number[RA_U64_TEXT];
+        const char *unit = "K";
+
+        /* Joined, not printf'd: every event's reason names its sizes. */
         if (kb >= 1024 * 1024 && kb % (1024 * 1024) == 0)
-                snprintf(buf, 24, "%lluG", (unsigned long long) (kb / (1024 * 1024)));
+                kb /= 1024 * 1024, unit = "G";
         else if (kb >= 1024 && kb % 1024 == 0)
-                snprintf(buf, 24, "%lluM", (unsigned long long) (kb / 1024));
-        else
-                snprintf(buf, 24, "%lluK", (unsigned long long) kb);
+                kb /= 1024, unit = "M";
+        ra_str_join(buf, 24, ra_u64_text(number, kb), unit, NULL);
         return buf;
 }
 

@@ -43,6 +43,15 @@ static bool is_control(unsigned cp) {
 void ra_fputs_people(FILE *f, const char *s) {
         size_t n = strlen(s);
 
+        /* Printable ASCII with no "\\x" passes unchanged: in one piece. */
+        size_t plain = 0;
+        while (plain < n && s[plain] >= 0x20 && s[plain] < 0x7f && s[plain] != '\\')
+                plain++;
+        if (plain == n) {
+                fputs(s, f);
+                return;
+        }
+
         for (size_t i = 0; i < n;) {
                 unsigned cp;
                 size_t len = ra_utf8_decode(s + i, n - i, &cp);
@@ -170,3 +179,14 @@ bool ra_str_join(char *dst, size_t size, ...) {
         return fit;
 }
 
+const char *ra_u64_text(char buf[RA_U64_TEXT], uint64_t v) {
+        size_t n = 1;
+
+        for (uint64_t rest = v / 10; rest; rest /= 10)
+                n++;
+        buf[n] = 0;
+        do
+                buf[--n] = (char) ('0' + v % 10);
+        while (v /= 10);
+        return buf;
+}

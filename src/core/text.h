@@ -3,6 +3,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /*
@@ -57,4 +58,8 @@ void ra_utf8_trim_cut(char *s);
  * after size - 1 bytes (size > 0) and always terminated. True when all fit.
  */
 bool ra_str_join(char *dst, size_t size, ...) __attribute__((sentinel));
+
+/* v in decimal, in buf (RA_U64_TEXT bytes), for ra_str_join(); returns buf. */
+#define RA_U64_TEXT 21
+const char *ra_u64_text(char buf[RA_U64_TEXT], uint64_t v);
 

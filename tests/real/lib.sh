@@ -133,6 +133,8 @@ ra_cleanup() {
         local rc=$? l
         set +e
         trap - EXIT INT TERM HUP
+        # Before the devices go: what udevd and the agent said about them.
+        [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || ra_udevd_failure_logs "${RA_LOOPS[@]}"
         ra_undo_processes
         for l in "${RA_CLEANUP_HOOKS[@]}"; do
                 eval "$l"
@@ -160,6 +162,7 @@ ra_cleanup() {
         if [ -n "$RA_TMP" ] && [ -d "$RA_TMP" ]; then
                 rm -rf "$RA_TMP"
         fi
+        [ -z "${RA_UDEVD_LOG:-}" ] || rm -f "$RA_UDEVD_LOG"
         if [ "$rc" -eq 0 ]; then
                 printf 'PASS: %s\n' "$RA_TEST_NAME" >&2
         fi
@@ -226,6 +229,8 @@ ra_wait_output() {
 
 # Uses the running udevd, or starts one and stops it at exit (tests/udevd.sh).
 ra_require_udevd() {
+        # A udevd of its own logs at debug to a file, printed if the test fails.
+        RA_UDEVD_LOG=$(mktemp "${TMPDIR:-/tmp}/ra-udevd-$RA_TEST_NAME.XXXXXX")
         ra_udevd_start || ra_skip "$RA_UDEVD_ERROR"
 }
 

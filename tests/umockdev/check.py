@@ -19,6 +19,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 import ratest  # noqa: E402  (tests/lib/ratest.py)
@@ -349,6 +350,40 @@ def agent_env(dev, action, seqnum):
 parse_agent_stdout = ratest.parse_agent_lines
 
 
+# What the agent's log line says for each READAHEAD_RESULT (carry-out.c): an
+# event that wrote nothing must say why (issue 34, 7).
+OUTCOME_WORDS = {
+    "written": "read_ahead_kb ",
+    "unchanged": "read_ahead_kb already ",
+    "dry-run": "dry run",
+    "left-alone": "read_ahead_kb left alone",
+    "deferred": "not writing read_ahead_kb",
+    "failed": "",
+    "refused": "event refused",
+}
+
+
+def check_outcome_logged(label, name, result, err, since):
+    """The agent logged result for device name: on stderr where no journal
+    listens, else in the journal with READAHEAD_DEVICE= and READAHEAD_RESULT=."""
+    if result not in OUTCOME_WORDS:
+        return
+    words = OUTCOME_WORDS[result]
+    if os.access("/run/systemd/journal/socket", os.W_OK):
+        r = subprocess.run(["journalctl", "-q", "-o", "cat", "--since", since, f"READAHEAD_DEVICE={name}",
+                            f"READAHEAD_RESULT={result}"], capture_output=True, text=True)
+        lines = r.stdout.splitlines()
+        where = "the journal"
+    else:
+        lines = [l[len("readahead-agent: "):] for l in err.splitlines() if l.startswith("readahead-agent: ")]
+        where = "stderr"
+    # A refusal names the event's DEVPATH, not a device it does not trust.
+    if any((l.startswith(f"{name}: ") or result == "refused") and words in l for l in lines):
+        ok(f"{label}: {result} logged ({where})")
+    else:
+        fail(f"{label}: {result} logged ({where})", f"'{name}: ...{words}...'", lines)
+
+
 def check_agent(tree, root, vendor, devices):
     rows = read_tsv("agent.tsv", tree)
     for seq, r in enumerate(rows, start=1000):
@@ -363,6 +398,7 @@ def check_agent(tree, root, vendor, devices):
         before = snapshot()
         ra_before = read_ra(watch)
         env = agent_env(dev, action, seq)
+        since = time.strftime("%Y-%m-%d %H:%M:%S")
         rc, out, err, secs = run([os.environ["RA_AGENT"], "--root", root, *extra], env=env, timeout=AGENT_TIMEOUT)
         print(f"---- {label} ({describe_rc(rc)}, {secs * 1000:.0f} ms)")
         for line in out.splitlines():
@@ -403,6 +439,9 @@ def check_agent(tree, root, vendor, devices):
             t = props.get("READAHEAD_TARGET_KB")
             if t is not None and (not t.isdigit() or int(t) % PAGE_KB or int(t) == 0):
                 fail(f"{label}: READAHEAD_TARGET_KB is whole pages", f"positive multiple of {PAGE_KB}", t)
+
+        # the log: every outcome, including those that write nothing
+        check_outcome_logged(label, name, props.get("READAHEAD_RESULT"), err, since)
 
         # the testbed afterwards
         ra_after = read_ra(watch)
