@@ -353,16 +353,11 @@ static bool named_before(const struct watched *w, size_t n, const struct ra_fact
 }
 
 static int parse_seconds(const char *s, unsigned *ret) {
-        char *end;
-        errno = 0;
-        unsigned long v = s ? strtoul(s, &end, 10) : 0;
-        /* digits only: strtoul() would take " 5", "+5" and "-5" too */
-        if (!s || s[0] < '0' || s[0] > '9' || errno || *end || v < 1 || v > SECONDS_MAX) {
+        if (ra_parse_uint(s, 1, SECONDS_MAX, ret) < 0) {
                 ctl_error("advise", "--time=%s: expected a whole number of seconds from 1 to %u",
                           s ? s : "", SECONDS_MAX);
                 return -EINVAL;
         }
-        *ret = (unsigned) v;
         return 0;
 }
 
