@@ -259,9 +259,14 @@ static void take_nfs(struct watched *d, const char *text, size_t len, double sec
         struct ra_nfs_observed *o = &d->e.nfs;
         struct ra_nfs_read_counters now;
 
-        bool found = text && ra_mountstats_find(text, len, d->t.mount_point, &now) == 1;
-        if (!first && found && d->nfs_seen) {
-                struct ra_nfs_read_counters delta = ra_nfs_read_counters_delta(&now, &d->nfs_last);
+        int r = text ? ra_mountstats_find(text, len, d->t.mount_point, &now) : 0;
+        bool found = r == 1;
+        if (r == -EBADMSG)
+                o->no_read_counters = true;
+        struct ra_nfs_read_counters delta = {};
+        if (!first && found && d->nfs_seen)
+                delta = ra_nfs_read_counters_delta(&now, &d->nfs_last);
+        if (!first && found && d->nfs_seen && ra_nfs_delta_plausible(&delta, seconds)) {
                 ra_nfs_observe_interval(o, &delta, seconds);
         } else if (!first) {
                 o->seconds += seconds; /* no evidence in this interval */
@@ -305,7 +310,7 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
                 ra_host_delta(&host.c, &w->before.c, seconds, &h);
         struct ra_events explained;
         if (w->cg)
-                ra_cgroup_sampler_pass(w->cg, w->majmin, w->n, first, w->from_cgroups, &explained);
+                ra_cgroup_sampler_pass(w->cg, w->majmin, w->n, first, seconds, w->from_cgroups, &explained);
         for (size_t i = 0; i < w->n; i++) {
                 struct watched *d = &w->w[i];
                 if (d->t.source == RA_EVIDENCE_NFS)
