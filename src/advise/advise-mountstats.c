@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mountinfo.h"
@@ -122,6 +123,17 @@ int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
                 return -EBADMSG;
         *ret = c;
         return 1;
+}
+
+int ra_mountstats_path(const char *mountinfo_path, char *buf, size_t size) {
+        const char *slash = mountinfo_path ? strrchr(mountinfo_path, '/') : NULL;
+        int n;
+
+        if (slash && strcmp(slash, "/mountinfo") == 0)
+                n = snprintf(buf, size, "%.*s/mountstats", (int) (slash - mountinfo_path), mountinfo_path);
+        else
+                n = snprintf(buf, size, "/proc/self/mountstats");
+        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
 }
 
 static uint64_t delta(uint64_t now, uint64_t before) {

@@ -76,7 +76,10 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
         else
                 snprintf(rs, sizeof(rs), "unknown");
         if (server_bytes < (double) RA_ADVISE_READ_BYTES_MIN) {
-                if (c->server_read_bytes == 0 && o->no_read_counters)
+                if (c->server_read_bytes == 0 && o->mountstats_unread)
+                        snprintf(a.reason, sizeof(a.reason),
+                                 "no READ counters: mountstats could not be read");
+                else if (c->server_read_bytes == 0 && o->no_read_counters)
                         snprintf(a.reason, sizeof(a.reason),
                                  "no READ counters: the mount's entry in mountstats has no READ line, or a "
                                  "malformed one");

@@ -36,6 +36,8 @@ struct ra_nfs_observed {
         /* Its mountstats entry was there without a READ line (or with a
          * malformed one) in a sample: no READ counters, not no reads. */
         bool no_read_counters;
+        /* mountstats could not be read in a sample (too large, gone). */
+        bool mountstats_unread;
 };
 
 /* Whether one interval's deltas (ra_nfs_read_counters_delta()) are what a

@@ -11,12 +11,11 @@
 #include "fileio.h"
 
 /* What no host's files come near: /proc/diskstats has a line of about 150
- * bytes per block device, vmstat a few KiB, a PSI file two lines; mountstats
- * about 4 KiB per NFS mount and 60 bytes per other mount. */
-#define DISKSTATS_MAX_BYTES  ((size_t) 64 << 20)
-#define VMSTAT_MAX_BYTES     ((size_t) 1 << 20)
-#define PSI_MAX_BYTES        ((size_t) 64 << 10)
-#define MOUNTSTATS_MAX_BYTES ((size_t) 64 << 20)
+ * bytes per block device, vmstat a few KiB, a PSI file two lines
+ * (mountstats: RA_MOUNTSTATS_MAX_BYTES). */
+#define DISKSTATS_MAX_BYTES ((size_t) 64 << 20)
+#define VMSTAT_MAX_BYTES    ((size_t) 1 << 20)
+#define PSI_MAX_BYTES       ((size_t) 64 << 10)
 /* Whole disks nobody watches whose reads are followed. */
 #define DISKS_MAX 4096
 
@@ -92,9 +91,12 @@ struct ra_advise_window {
         struct host_sample before;
         double last;
         bool started;
+        char *mountstats_path;
+        int mountstats_error; /* the last error in the window, 0: none */
 };
 
-int ra_advise_window_new(const struct ra_advise_target *t, size_t n, struct ra_advise_window **ret) {
+int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountstats_path,
+                         struct ra_advise_window **ret) {
         struct ra_advise_window *w = calloc(1, sizeof(*w));
         size_t k = n ? n : 1;
 
@@ -107,7 +109,9 @@ int ra_advise_window_new(const struct ra_advise_target *t, size_t n, struct ra_a
         w->from_cgroups = calloc(k, sizeof(*w->from_cgroups));
         w->deltas = calloc(k, sizeof(*w->deltas));
         w->seen_now = calloc(k, sizeof(*w->seen_now));
-        if (!w->w || !w->others || !w->majmin || !w->from_cgroups || !w->deltas || !w->seen_now) {
+        w->mountstats_path = strdup(mountstats_path ? mountstats_path : "/proc/self/mountstats");
+        if (!w->w || !w->others || !w->majmin || !w->from_cgroups || !w->deltas || !w->seen_now ||
+            !w->mountstats_path) {
                 ra_advise_window_free(w);
                 return -ENOMEM;
         }
@@ -146,8 +150,14 @@ struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w) {
         free(w->from_cgroups);
         free(w->deltas);
         free(w->seen_now);
+        free(w->mountstats_path);
         free(w);
         return NULL;
+}
+
+int ra_advise_window_mountstats_error(const struct ra_advise_window *w, const char **ret_path) {
+        *ret_path = w->mountstats_path;
+        return w->mountstats_error;
 }
 
 const struct ra_evidence *ra_advise_window_evidence(const struct ra_advise_window *w, size_t i) {
@@ -294,14 +304,13 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
         r = ra_read_whole_file("/proc/diskstats", DISKSTATS_MAX_BYTES, &disks, &disks_len);
         if (r < 0)
                 return r;
-        if (w->any_nfs) {
-                r = ra_read_whole_file("/proc/self/mountstats", MOUNTSTATS_MAX_BYTES, &mountstats,
-                                       &mountstats_len);
-                if (r < 0) {
-                        free(disks);
-                        return r;
-                }
-        }
+        /* NFS evidence only: a mountstats too large or gone leaves the
+         * disks' evidence alone */
+        int mountstats_r = w->any_nfs ? ra_read_whole_file(w->mountstats_path, RA_MOUNTSTATS_MAX_BYTES,
+                                                            &mountstats, &mountstats_len)
+                                      : 0;
+        if (mountstats_r < 0)
+                w->mountstats_error = mountstats_r;
 
         uint64_t all = take_disks(w, disks, disks_len, first, seconds);
         free(disks);
@@ -313,8 +322,11 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
                 ra_cgroup_sampler_pass(w->cg, w->majmin, w->n, first, seconds, w->from_cgroups, &explained);
         for (size_t i = 0; i < w->n; i++) {
                 struct watched *d = &w->w[i];
-                if (d->t.source == RA_EVIDENCE_NFS)
+                if (d->t.source == RA_EVIDENCE_NFS) {
+                        if (mountstats_r < 0)
+                                d->e.nfs.mountstats_unread = true;
                         take_nfs(d, mountstats, mountstats_len, seconds, first);
+                }
                 else if (!first)
                         ra_disk_observe_interval_cg(&d->e.disk, &w->deltas[i], all, &h,
                                                     w->cg ? &w->from_cgroups[i] : NULL,

@@ -4,6 +4,8 @@
  * 6.1.0-56-amd64) after bench/nfs-benefit's run at 128K and 10 ms; the NFSv3
  * mount, with a space in its mount point, is written in the same format. */
 
+#include <errno.h>
+
 #include "advise-mountstats.h"
 #include "test.h"
 
@@ -118,6 +120,24 @@ static void test_delta(void) {
         CHECK_U64(30, d.read_rtt_ms);
 }
 
+/* Issue 34: mountstats from the namespace of the mount table read. */
+static void test_path(void) {
+        char buf[64];
+
+        CHECK_INT(0, ra_mountstats_path("/proc/1/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/proc/1/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path("/host/proc/1/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/host/proc/1/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path("/proc/self/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        /* a copy of a table elsewhere has no mountstats beside it */
+        CHECK_INT(0, ra_mountstats_path("/tmp/mountinfo.txt", buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path(NULL, buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        CHECK_INT(-ENAMETOOLONG, ra_mountstats_path("/proc/123456789/mountinfo", buf, 20));
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_find_v4);
@@ -126,5 +146,6 @@ int main(void) {
         RUN(test_malformed);
         RUN(test_stops_at_next_mount);
         RUN(test_delta);
+        RUN(test_path);
         TEST_MAIN_END;
 }

@@ -3,6 +3,11 @@
  * device gives, and that each source keeps its own shape (an NFS mount's
  * bytes are the server's, not sectors). */
 
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "advise-sample.h"
 #include "test.h"
 
@@ -65,10 +70,51 @@ static void test_evidence_decides(void) {
         CHECK_STR("no reads in 3 s", a.reason);
 }
 
+/* A file of `bytes` (sparse) below $TMPDIR; its path in buf. */
+static void big_file(char *buf, size_t size, off_t bytes) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(buf, size, "%s/ra-unit-mountstats.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        int fd = mkstemp(buf);
+        if (fd < 0 || ftruncate(fd, bytes) < 0)
+                abort();
+        close(fd);
+}
+
+/* Issue 34: a mountstats over its limit made all of advise fail, disks
+ * too, with an error that named no file. Now the NFS mount has no
+ * evidence, the disk keeps its own, and the window names the file. */
+static void test_mountstats_too_large(void) {
+        char path[PATH_MAX];
+        big_file(path, sizeof(path), (off_t) RA_MOUNTSTATS_MAX_BYTES + 1);
+        const struct ra_advise_target t[] = {
+                { .source = RA_EVIDENCE_DISK, .major = 7, .minor = 0, .page_kb = 4 },
+                { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 53, .mount_point = "/mnt/data",
+                  .rsize_kb = 1024, .page_kb = 4 },
+        };
+        struct ra_advise_window *w;
+        const char *named;
+
+        REQUIRE(ra_advise_window_new(t, 2, path, &w) == 0);
+        CHECK_INT(0, ra_advise_window_sample(w, 1.0));
+        CHECK_INT(0, ra_advise_window_sample(w, 2.0));
+        CHECK_INT(-EFBIG, ra_advise_window_mountstats_error(w, &named));
+        CHECK_STR(path, named);
+        const struct ra_evidence *e = ra_advise_window_evidence(w, 1);
+        CHECK(e->nfs.mountstats_unread);
+        struct ra_advice a;
+        const struct ra_advise_limits l = { .read_ahead_kb = 128, .page_kb = 4 };
+        ra_advise_evidence(e, &l, &a);
+        CHECK_STR("no READ counters: mountstats could not be read", a.reason);
+        CHECK(ra_advise_window_evidence(w, 0)->disk.seconds > 0.9); /* the disk's window went on */
+        ra_advise_window_free(w);
+        unlink(path);
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_target_of);
         RUN(test_evidence_shapes);
         RUN(test_evidence_decides);
+        RUN(test_mountstats_too_large);
         TEST_MAIN_END;
 }
