@@ -59,9 +59,12 @@ struct ra_advise_target ra_advise_target_of(const struct ra_facts *f);
 struct ra_advise_window;
 
 /* A window over n devices, with the cgroup sampler where cgroups can be
- * read; NFS mounts' counters from mountstats_path (ra_mountstats_path();
- * NULL: /proc/self/mountstats). -ENOMEM only. */
-int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountstats_path,
+ * read. NFS mounts are found in the mount table at mountinfo_path
+ * (ra_mountinfo_path(); NULL: /proc/self/mountinfo), by their superblock
+ * (of mounts stacked on one mount point, the one the target names), and
+ * their counters read in the mountstats beside it (ra_mountstats_path()).
+ * -ENOMEM, -ENAMETOOLONG. */
+int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountinfo_path,
                          struct ra_advise_window **ret);
 struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w);
 

@@ -112,10 +112,7 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
         for (size_t i = 0; i < n; i++)
                 t[i] = ra_advise_target_of(&w[i].dev.facts);
         /* the mount namespace of the mount table read ($READAHEAD_MOUNTINFO) */
-        char mountstats[RA_PATH_MAX];
-        r = ra_mountstats_path(ra_mountinfo_path(), mountstats, sizeof(mountstats));
-        if (r >= 0)
-                r = ra_advise_window_new(t, n, mountstats, &win);
+        r = ra_advise_window_new(t, n, ra_mountinfo_path(), &win);
         free(t);
         if (r < 0)
                 return r;
