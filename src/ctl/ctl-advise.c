@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,7 +21,6 @@
 #include "advise-record.h"
 #include "advise-sample.h"
 #include "ctl.h"
-#include "decide.h"
 #include "devices.h"
 #include "dropin.h"
 #include "measure.h"
