@@ -24,6 +24,15 @@ bool ra_attribute_cgroup(const struct ra_cgroup_delta *d, const double *weights,
         return true;
 }
 
+bool ra_cgroup_events_plausible(const struct ra_events *ev, double seconds) {
+        const double pages = (seconds > 0 ? seconds : 0) * (double) (UINT64_C(1) << 30);
+        return ev->majfaults <= pages && ev->refault_pages <= pages && ev->steal_pages <= pages;
+}
+
+bool ra_cgroup_reads_plausible(double read_bytes, double seconds) {
+        return read_bytes <= (seconds > 0 ? seconds : 0) * (double) (UINT64_C(1) << 42);
+}
+
 static double rest(double host, double explained) {
         return host > explained ? host - explained : 0;
 }

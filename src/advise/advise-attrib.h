@@ -33,5 +33,13 @@ struct ra_cgroup_delta {
 bool ra_attribute_cgroup(const struct ra_cgroup_delta *d, const double *weights, size_t n,
                          struct ra_events *per_device, struct ra_events *explained);
 
+/* Whether a cgroup's events over `seconds` (never below zero: a counter
+ * that went back gives 0) are what one moves in that time: at most 2^30
+ * faults or pages (4 TiB) a second, the host's bound (ra_host_delta()); and
+ * its reads per device at most 2^42 bytes a second. A bogus counter
+ * (2^64-1) fails: the cgroup explains nothing in that interval. */
+bool ra_cgroup_events_plausible(const struct ra_events *ev, double seconds);
+bool ra_cgroup_reads_plausible(double read_bytes, double seconds);
+
 /* What no cgroup explains: host - explained, never below zero. */
 struct ra_events ra_events_unexplained(const struct ra_events *host, const struct ra_events *explained);

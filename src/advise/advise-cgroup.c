@@ -45,6 +45,7 @@ struct ra_cgroup_sampler {
         struct cgroup_state *cg;
         size_t n;
         unsigned pass;
+        double seconds; /* since the last pass */
         unsigned cgroups_with_events, cgroups_explaining; /* over the window */
 };
 
@@ -284,7 +285,8 @@ static void sample_cgroup(struct ra_cgroup_sampler *s, const char *path, size_t 
         bool was_seen = c->seen;
         c->mem = mem;
         c->seen = true;
-        if (first || !was_seen || (d.ev.majfaults == 0 && d.ev.refault_pages == 0 && d.ev.steal_pages == 0))
+        if (first || !was_seen || (d.ev.majfaults == 0 && d.ev.refault_pages == 0 && d.ev.steal_pages == 0) ||
+            !ra_cgroup_events_plausible(&d.ev, s->seconds))
                 return;
         s->cgroups_with_events++;
         /* Its reads: since its last sample, or all it read before the first
@@ -313,7 +315,9 @@ static void sample_cgroup(struct ra_cgroup_sampler *s, const char *path, size_t 
                 watched += w[i];
         }
         w[n] = total > watched ? total - watched : 0;
-        if (ra_attribute_cgroup(&d, w, n + 1, got, explained)) {
+        /* before its first sample, all it read so far: any amount */
+        if ((!c->have_io || ra_cgroup_reads_plausible(total, s->seconds)) &&
+            ra_attribute_cgroup(&d, w, n + 1, got, explained)) {
                 s->cgroups_explaining++;
                 for (size_t i = 0; i < n; i++) {
                         per_dev[i].majfaults += got[i].majfaults;
@@ -360,11 +364,13 @@ static void walk(struct ra_cgroup_sampler *s, char *path, size_t len, unsigned d
 }
 
 void ra_cgroup_sampler_pass(struct ra_cgroup_sampler *s, const struct ra_cgroup_device *dev, size_t n,
-                            bool first, struct ra_events *per_dev, struct ra_events *explained) {
+                            bool first, double seconds, struct ra_events *per_dev,
+                            struct ra_events *explained) {
         char path[RA_PATH_MAX] = "";
         size_t index = 0;
 
         s->pass++;
+        s->seconds = seconds;
         memset(per_dev, 0, n * sizeof(*per_dev));
         *explained = (struct ra_events){};
         walk(s, path, 0, 0, &index, dev, n, first, per_dev, explained);

@@ -20,8 +20,10 @@ bool ra_cgroup_sampler_v2(const struct ra_cgroup_sampler *s);
 /* Over the window: cgroups that had events, and those whose reads explained them. */
 void ra_cgroup_sampler_counts(const struct ra_cgroup_sampler *s, unsigned *with_events, unsigned *explaining);
 
-/* One pass: per_dev[i] (for dev[i]) gets the events of this interval that
- * cgroups explain by their reads, explained all that cgroups explain. The
- * first pass only records. */
+/* One pass, `seconds` after the last: per_dev[i] (for dev[i]) gets the
+ * events of this interval that cgroups explain by their reads, explained
+ * all that cgroups explain (implausible counters explain nothing:
+ * ra_cgroup_events_plausible()). The first pass only records. */
 void ra_cgroup_sampler_pass(struct ra_cgroup_sampler *s, const struct ra_cgroup_device *dev, size_t n,
-                            bool first, struct ra_events *per_dev, struct ra_events *explained);
+                            bool first, double seconds, struct ra_events *per_dev,
+                            struct ra_events *explained);

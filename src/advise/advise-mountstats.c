@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "mountinfo.h"
@@ -63,24 +64,27 @@ static bool parse_numbers(const char *p, const char *end, uint64_t *const *out, 
         return true;
 }
 
-/* "device DEV mounted on MOUNT_POINT with fstype FSTYPE ...": an NFS mount at
- * mount_point? */
-static bool is_wanted_device_line(const char *p, const char *end, const char *mount_point) {
+/* "device DEV mounted on MOUNT_POINT with fstype FSTYPE ...", starting at
+ * its first field: at mount_point? Then *ret_nfs says whether it is NFS. */
+static bool is_device_line_at(const char *p, const char *end, const char *mount_point, bool *ret_nfs) {
         const char *f[8], *fe[8];
         for (size_t i = 0; i < 8; i++)
                 if (!(fe[i] = next_field(&p, end, &f[i])))
                         return false;
+        *ret_nfs = field_is(f[7], fe[7], "nfs") || field_is(f[7], fe[7], "nfs4");
         return field_is(f[2], fe[2], "mounted") && field_is(f[3], fe[3], "on") &&
                field_is(f[5], fe[5], "with") && field_is(f[6], fe[6], "fstype") &&
-               (field_is(f[7], fe[7], "nfs") || field_is(f[7], fe[7], "nfs4")) &&
                escaped_equal(f[4], fe[4], mount_point);
 }
 
-int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
-                       struct ra_nfs_read_counters *ret) {
+/* The mount at mount_point: the first NFS one (nth < 0), or the nth one
+ * there, whatever its type (0 when that is not NFS). */
+static int find(const char *text, size_t len, const char *mount_point, long nth,
+                struct ra_nfs_read_counters *ret) {
         const char *end = text + len;
         struct ra_nfs_read_counters c = {};
         bool in_mount = false, have_bytes = false, have_read = false;
+        long at = 0;
         uint64_t skip;
 
         for (const char *line = text; line < end;) {
@@ -91,10 +95,27 @@ int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
                 line = eol + 1;
                 if (!e)
                         continue;
+                /* "no device mounted on ...": a mount without a source */
+                bool no_device = false;
+                if (field_is(s, e, "no")) {
+                        const char *s2, *e2 = next_field(&p, eol, &s2);
+                        no_device = e2 && field_is(s2, e2, "device");
+                        if (no_device)
+                                s = s2, e = e2;
+                }
                 if (field_is(s, e, "device")) {
                         if (in_mount)
                                 break; /* the next mount: ours is over */
-                        in_mount = is_wanted_device_line(s, eol, mount_point);
+                        bool nfs;
+                        if (!is_device_line_at(s, eol, mount_point, &nfs))
+                                continue;
+                        if (nth < 0)
+                                in_mount = nfs && !no_device;
+                        else if (at++ == nth) {
+                                if (!nfs || no_device)
+                                        return 0;
+                                in_mount = true;
+                        }
                         continue;
                 }
                 if (!in_mount)
@@ -122,6 +143,50 @@ int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
                 return -EBADMSG;
         *ret = c;
         return 1;
+}
+
+int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
+                       struct ra_nfs_read_counters *ret) {
+        return find(text, len, mount_point, -1, ret);
+}
+
+int ra_mountstats_find_nth(const char *text, size_t len, const char *mount_point, unsigned nth,
+                           struct ra_nfs_read_counters *ret) {
+        return find(text, len, mount_point, (long) nth, ret);
+}
+
+struct nth_ctx {
+        const char *mount_point;
+        unsigned major, minor, at;
+        int found;
+};
+
+static int nth_cb(const struct ra_mount *m, void *userdata) {
+        struct nth_ctx *c = userdata;
+        if (strcmp(m->mount_point, c->mount_point) != 0)
+                return 0;
+        if (m->major == c->major && m->minor == c->minor)
+                c->found = (int) c->at; /* the last counts: the one on top */
+        c->at++;
+        return 0;
+}
+
+int ra_mountinfo_nth_at(const char *text, size_t len, const char *mount_point, unsigned major,
+                        unsigned minor) {
+        struct nth_ctx c = { .mount_point = mount_point, .major = major, .minor = minor, .found = -ENOENT };
+        int r = ra_mountinfo_foreach(text, len, nth_cb, &c);
+        return r < 0 ? r : c.found;
+}
+
+int ra_mountstats_path(const char *mountinfo_path, char *buf, size_t size) {
+        const char *slash = mountinfo_path ? strrchr(mountinfo_path, '/') : NULL;
+        int n;
+
+        if (slash && strcmp(slash, "/mountinfo") == 0)
+                n = snprintf(buf, size, "%.*s/mountstats", (int) (slash - mountinfo_path), mountinfo_path);
+        else
+                n = snprintf(buf, size, "/proc/self/mountstats");
+        return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
 }
 
 static uint64_t delta(uint64_t now, uint64_t before) {

@@ -38,6 +38,31 @@ struct ra_nfs_read_counters {
 int ra_mountstats_find(const char *text, size_t len, const char *mount_point,
                        struct ra_nfs_read_counters *ret);
 
+/*
+ * Mounts stacked on one mount point (two NFS mounts at /mnt: the upper one
+ * is what /mnt names) are told apart by their order, the same in both
+ * files (the kernel lists a namespace's mounts in one order for both):
+ * ra_mountinfo_nth_at() gives which of the mountinfo entries at
+ * mount_point is superblock major:minor (the last such, the one on top;
+ * -ENOENT for none, -ENOMEM), and ra_mountstats_find_nth() reads that
+ * entry's counters (as ra_mountstats_find(); 0 when that entry is not NFS).
+ */
+int ra_mountinfo_nth_at(const char *text, size_t len, const char *mount_point, unsigned major,
+                        unsigned minor);
+int ra_mountstats_find_nth(const char *text, size_t len, const char *mount_point, unsigned nth,
+                           struct ra_nfs_read_counters *ret);
+
+/* About 4 KiB per NFS mount, 60 bytes per other mount: a longer file is
+ * not read (advise then has no NFS evidence, and says so). */
+#define RA_MOUNTSTATS_MAX_BYTES ((size_t) 64 << 20)
+
+/* The mountstats of the mount namespace whose mount table is read at
+ * mountinfo_path (ra_mountinfo_path(): --mountinfo, $READAHEAD_MOUNTINFO):
+ * DIR/mountstats beside a DIR/mountinfo (/proc/1/mountinfo ->
+ * /proc/1/mountstats), else /proc/self/mountstats. -ENAMETOOLONG when it
+ * does not fit in size bytes. */
+int ra_mountstats_path(const char *mountinfo_path, char *buf, size_t size);
+
 /* now - before, field by field; a counter that went back (a remount, a wrap)
  * counts as 0. */
 struct ra_nfs_read_counters ra_nfs_read_counters_delta(const struct ra_nfs_read_counters *now,

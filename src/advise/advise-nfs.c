@@ -24,6 +24,22 @@ void ra_nfs_observe_interval(struct ra_nfs_observed *o, const struct ra_nfs_read
         c->read_execute_ms += d->read_execute_ms;
 }
 
+#define NFS_BYTES_PER_S  (UINT64_C(1) << 42)
+#define NFS_OPS_PER_S    (UINT64_C(1) << 28)
+#define NFS_IN_FLIGHT_MAX 65536
+
+bool ra_nfs_delta_plausible(const struct ra_nfs_read_counters *d, double seconds) {
+        const double s = seconds > 0 ? seconds : 0, bytes = s * (double) NFS_BYTES_PER_S,
+                     ops = s * (double) NFS_OPS_PER_S, ms = (s + 1) * 1000 * NFS_IN_FLIGHT_MAX;
+
+        return (double) d->normal_read_bytes <= bytes && (double) d->direct_read_bytes <= bytes &&
+               (double) d->server_read_bytes <= bytes && (double) d->read_bytes_sent <= bytes &&
+               (double) d->read_bytes_received <= bytes && (double) d->read_ops <= ops &&
+               (double) d->read_transmissions <= ops && (double) d->read_timeouts <= ops &&
+               (double) d->read_queue_ms <= ms && (double) d->read_rtt_ms <= ms &&
+               (double) d->read_execute_ms <= ms;
+}
+
 static double ratio(double part, double whole) {
         return whole > 0 ? part / whole : 0;
 }
@@ -42,8 +58,9 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
 
         a.read_bytes_per_s = ratio(server_bytes, o->seconds);
         a.request_kb = ratio(server_bytes / 1024, (double) c->read_ops);
-        a.direct_share =
-                ratio((double) c->direct_read_bytes, (double) (c->normal_read_bytes + c->direct_read_bytes));
+        /* in doubles: a sum of two 64-bit counters can wrap */
+        a.direct_share = ratio((double) c->direct_read_bytes,
+                               (double) c->normal_read_bytes + (double) c->direct_read_bytes);
         a.rtt_ms = ratio((double) c->read_rtt_ms, (double) c->read_ops);
         /* Little's law: bytes in flight = throughput while reading x RTT. */
         a.in_flight_kb = ratio(server_bytes, read_seconds) * a.rtt_ms / 1000 / 1024;
@@ -59,7 +76,14 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
         else
                 snprintf(rs, sizeof(rs), "unknown");
         if (server_bytes < (double) RA_ADVISE_READ_BYTES_MIN) {
-                if (c->server_read_bytes == 0)
+                if (c->server_read_bytes == 0 && o->mountstats_unread)
+                        snprintf(a.reason, sizeof(a.reason),
+                                 "no READ counters: mountstats could not be read");
+                else if (c->server_read_bytes == 0 && o->no_read_counters)
+                        snprintf(a.reason, sizeof(a.reason),
+                                 "no READ counters: the mount's entry in mountstats has no READ line, or a "
+                                 "malformed one");
+                else if (c->server_read_bytes == 0)
                         snprintf(a.reason, sizeof(a.reason), "no NFS reads in %.0f s", o->seconds);
                 else
                         snprintf(a.reason, sizeof(a.reason), "only %.0fK read from the server in %.0f s",

@@ -33,7 +33,19 @@ struct ra_nfs_observed {
         double read_seconds;              /* intervals in which READs completed */
         struct ra_nfs_read_counters read; /* deltas over the window */
         uint64_t rsize_kb;                /* the mount's; 0: unknown */
+        /* Its mountstats entry was there without a READ line (or with a
+         * malformed one) in a sample: no READ counters, not no reads. */
+        bool no_read_counters;
+        /* mountstats could not be read in a sample (too large, gone). */
+        bool mountstats_unread;
 };
+
+/* Whether one interval's deltas (ra_nfs_read_counters_delta()) are what a
+ * mount can move in `seconds`: no more than 2^42 bytes (4 TiB) or 2^28
+ * READs a second, and round-trip times of at most 65536 READs in flight.
+ * A bogus counter (2^64-1, a wrap) fails: such an interval counts as
+ * nothing, as a disk's (ra_disk_delta()). */
+bool ra_nfs_delta_plausible(const struct ra_nfs_read_counters *d, double seconds);
 
 /* Adds one interval's deltas (ra_nfs_read_counters_delta()). */
 void ra_nfs_observe_interval(struct ra_nfs_observed *o, const struct ra_nfs_read_counters *d,

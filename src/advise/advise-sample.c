@@ -9,14 +9,14 @@
 #include "advise-parse.h"
 #include "advise-sample.h"
 #include "fileio.h"
+#include "mountinfo.h"
 
 /* What no host's files come near: /proc/diskstats has a line of about 150
- * bytes per block device, vmstat a few KiB, a PSI file two lines; mountstats
- * about 4 KiB per NFS mount and 60 bytes per other mount. */
-#define DISKSTATS_MAX_BYTES  ((size_t) 64 << 20)
-#define VMSTAT_MAX_BYTES     ((size_t) 1 << 20)
-#define PSI_MAX_BYTES        ((size_t) 64 << 10)
-#define MOUNTSTATS_MAX_BYTES ((size_t) 64 << 20)
+ * bytes per block device, vmstat a few KiB, a PSI file two lines
+ * (mountstats: RA_MOUNTSTATS_MAX_BYTES). */
+#define DISKSTATS_MAX_BYTES ((size_t) 64 << 20)
+#define VMSTAT_MAX_BYTES    ((size_t) 1 << 20)
+#define PSI_MAX_BYTES       ((size_t) 64 << 10)
 /* Whole disks nobody watches whose reads are followed. */
 #define DISKS_MAX 4096
 
@@ -92,12 +92,23 @@ struct ra_advise_window {
         struct host_sample before;
         double last;
         bool started;
+        char *mountinfo_path, *mountstats_path;
+        int mountstats_error; /* the last error in the window, 0: none */
 };
 
-int ra_advise_window_new(const struct ra_advise_target *t, size_t n, struct ra_advise_window **ret) {
+int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountinfo_path,
+                         struct ra_advise_window **ret) {
         struct ra_advise_window *w = calloc(1, sizeof(*w));
         size_t k = n ? n : 1;
+        char mountstats_path[RA_PATH_MAX];
 
+        if (!mountinfo_path)
+                mountinfo_path = "/proc/self/mountinfo";
+        int r = ra_mountstats_path(mountinfo_path, mountstats_path, sizeof(mountstats_path));
+        if (r < 0) {
+                free(w);
+                return r;
+        }
         if (!w)
                 return -ENOMEM;
         w->n = n;
@@ -107,7 +118,10 @@ int ra_advise_window_new(const struct ra_advise_target *t, size_t n, struct ra_a
         w->from_cgroups = calloc(k, sizeof(*w->from_cgroups));
         w->deltas = calloc(k, sizeof(*w->deltas));
         w->seen_now = calloc(k, sizeof(*w->seen_now));
-        if (!w->w || !w->others || !w->majmin || !w->from_cgroups || !w->deltas || !w->seen_now) {
+        w->mountinfo_path = strdup(mountinfo_path);
+        w->mountstats_path = strdup(mountstats_path);
+        if (!w->w || !w->others || !w->majmin || !w->from_cgroups || !w->deltas || !w->seen_now ||
+            !w->mountinfo_path || !w->mountstats_path) {
                 ra_advise_window_free(w);
                 return -ENOMEM;
         }
@@ -146,8 +160,15 @@ struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w) {
         free(w->from_cgroups);
         free(w->deltas);
         free(w->seen_now);
+        free(w->mountinfo_path);
+        free(w->mountstats_path);
         free(w);
         return NULL;
+}
+
+int ra_advise_window_mountstats_error(const struct ra_advise_window *w, const char **ret_path) {
+        *ret_path = w->mountstats_path;
+        return w->mountstats_error;
 }
 
 const struct ra_evidence *ra_advise_window_evidence(const struct ra_advise_window *w, size_t i) {
@@ -252,16 +273,33 @@ static uint64_t take_disks(struct ra_advise_window *w, const char *text, size_t 
 
 /* ---- NFS mounts ------------------------------------------------------------- */
 
+/* The mount's counters: its entry among those at its mount point found in
+ * mountinfo (NULL: none read), else the first NFS one there. */
+static int find_nfs(const struct ra_advise_target *t, const char *text, size_t len, const char *mountinfo,
+                    size_t mountinfo_len, struct ra_nfs_read_counters *ret) {
+        int nth = mountinfo ? ra_mountinfo_nth_at(mountinfo, mountinfo_len, t->mount_point, t->major, t->minor)
+                            : -ENOENT;
+        if (nth >= 0)
+                return ra_mountstats_find_nth(text, len, t->mount_point, (unsigned) nth, ret);
+        return ra_mountstats_find(text, len, t->mount_point, ret);
+}
+
 /* One NFS mount's counters from mountstats' text (NULL: none read): the
  * first sample records, the next ones add the interval since the last. A
  * mount missing from a sample starts afresh when it comes back. */
-static void take_nfs(struct watched *d, const char *text, size_t len, double seconds, bool first) {
+static void take_nfs(struct watched *d, const char *text, size_t len, const char *mountinfo,
+                     size_t mountinfo_len, double seconds, bool first) {
         struct ra_nfs_observed *o = &d->e.nfs;
         struct ra_nfs_read_counters now;
 
-        bool found = text && ra_mountstats_find(text, len, d->t.mount_point, &now) == 1;
-        if (!first && found && d->nfs_seen) {
-                struct ra_nfs_read_counters delta = ra_nfs_read_counters_delta(&now, &d->nfs_last);
+        int r = text ? find_nfs(&d->t, text, len, mountinfo, mountinfo_len, &now) : 0;
+        bool found = r == 1;
+        if (r == -EBADMSG)
+                o->no_read_counters = true;
+        struct ra_nfs_read_counters delta = {};
+        if (!first && found && d->nfs_seen)
+                delta = ra_nfs_read_counters_delta(&now, &d->nfs_last);
+        if (!first && found && d->nfs_seen && ra_nfs_delta_plausible(&delta, seconds)) {
                 ra_nfs_observe_interval(o, &delta, seconds);
         } else if (!first) {
                 o->seconds += seconds; /* no evidence in this interval */
@@ -275,8 +313,8 @@ static void take_nfs(struct watched *d, const char *text, size_t len, double sec
 /* ---- one sample ---------------------------------------------------------------- */
 
 int ra_advise_window_sample(struct ra_advise_window *w, double now) {
-        char *disks = NULL, *mountstats = NULL;
-        size_t disks_len, mountstats_len = 0;
+        char *disks = NULL, *mountstats = NULL, *mountinfo = NULL;
+        size_t disks_len, mountstats_len = 0, mountinfo_len = 0;
         struct host_sample host;
         bool first = !w->started;
         double seconds = first ? 0 : now - w->last;
@@ -289,14 +327,17 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
         r = ra_read_whole_file("/proc/diskstats", DISKSTATS_MAX_BYTES, &disks, &disks_len);
         if (r < 0)
                 return r;
-        if (w->any_nfs) {
-                r = ra_read_whole_file("/proc/self/mountstats", MOUNTSTATS_MAX_BYTES, &mountstats,
-                                       &mountstats_len);
-                if (r < 0) {
-                        free(disks);
-                        return r;
-                }
-        }
+        /* NFS evidence only: a mountstats too large or gone leaves the
+         * disks' evidence alone */
+        int mountstats_r = w->any_nfs ? ra_read_whole_file(w->mountstats_path, RA_MOUNTSTATS_MAX_BYTES,
+                                                            &mountstats, &mountstats_len)
+                                      : 0;
+        if (mountstats_r < 0)
+                w->mountstats_error = mountstats_r;
+        /* which of the mounts stacked on a mount point each is; unread: the first NFS one */
+        if (mountstats && ra_read_whole_file(w->mountinfo_path, RA_MOUNTINFO_MAX_BYTES, &mountinfo,
+                                             &mountinfo_len) < 0)
+                mountinfo = NULL;
 
         uint64_t all = take_disks(w, disks, disks_len, first, seconds);
         free(disks);
@@ -305,11 +346,14 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
                 ra_host_delta(&host.c, &w->before.c, seconds, &h);
         struct ra_events explained;
         if (w->cg)
-                ra_cgroup_sampler_pass(w->cg, w->majmin, w->n, first, w->from_cgroups, &explained);
+                ra_cgroup_sampler_pass(w->cg, w->majmin, w->n, first, seconds, w->from_cgroups, &explained);
         for (size_t i = 0; i < w->n; i++) {
                 struct watched *d = &w->w[i];
-                if (d->t.source == RA_EVIDENCE_NFS)
-                        take_nfs(d, mountstats, mountstats_len, seconds, first);
+                if (d->t.source == RA_EVIDENCE_NFS) {
+                        if (mountstats_r < 0)
+                                d->e.nfs.mountstats_unread = true;
+                        take_nfs(d, mountstats, mountstats_len, mountinfo, mountinfo_len, seconds, first);
+                }
                 else if (!first)
                         ra_disk_observe_interval_cg(&d->e.disk, &w->deltas[i], all, &h,
                                                     w->cg ? &w->from_cgroups[i] : NULL,
@@ -317,6 +361,7 @@ int ra_advise_window_sample(struct ra_advise_window *w, double now) {
                                                     d->t.page_kb ? d->t.page_kb : 4);
         }
         free(mountstats);
+        free(mountinfo);
         w->before = host;
         w->last = now;
         w->started = true;

@@ -59,16 +59,26 @@ struct ra_advise_target ra_advise_target_of(const struct ra_facts *f);
 struct ra_advise_window;
 
 /* A window over n devices, with the cgroup sampler where cgroups can be
- * read. -ENOMEM only. */
-int ra_advise_window_new(const struct ra_advise_target *t, size_t n, struct ra_advise_window **ret);
+ * read. NFS mounts are found in the mount table at mountinfo_path
+ * (ra_mountinfo_path(); NULL: /proc/self/mountinfo), by their superblock
+ * (of mounts stacked on one mount point, the one the target names), and
+ * their counters read in the mountstats beside it (ra_mountstats_path()).
+ * -ENOMEM, -ENAMETOOLONG. */
+int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountinfo_path,
+                         struct ra_advise_window **ret);
 struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w);
 
 /* One sample at `now` (seconds, monotonic): the first records, each later
- * one adds the interval since the one before. -errno when /proc/vmstat,
- * /proc/diskstats or (with an NFS mount watched) /proc/self/mountstats
- * cannot be read: nothing changes then, and the next sample spans both
- * intervals. */
+ * one adds the interval since the one before. -errno when /proc/vmstat or
+ * /proc/diskstats cannot be read: nothing changes then, and the next
+ * sample spans both intervals. A mountstats that cannot be read (over
+ * RA_MOUNTSTATS_MAX_BYTES, gone) is no error: the NFS mounts get no
+ * evidence from that sample, and ra_advise_window_mountstats_error() says
+ * why. */
 int ra_advise_window_sample(struct ra_advise_window *w, double now);
+
+/* The last error reading mountstats in the window (0: none), and its path. */
+int ra_advise_window_mountstats_error(const struct ra_advise_window *w, const char **ret_path);
 
 /* Device i's evidence so far. */
 const struct ra_evidence *ra_advise_window_evidence(const struct ra_advise_window *w, size_t i);

@@ -14,7 +14,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -22,10 +21,10 @@
 #include "advise-record.h"
 #include "advise-sample.h"
 #include "ctl.h"
-#include "decide.h"
 #include "devices.h"
 #include "dropin.h"
 #include "measure.h"
+#include "mountinfo.h"
 #include "output.h"
 #include "prometheus.h"
 #include "size.h"
@@ -110,7 +109,8 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
                 return -ENOMEM;
         for (size_t i = 0; i < n; i++)
                 t[i] = ra_advise_target_of(&w[i].dev.facts);
-        r = ra_advise_window_new(t, n, &win);
+        /* the mount namespace of the mount table read ($READAHEAD_MOUNTINFO) */
+        r = ra_advise_window_new(t, n, ra_mountinfo_path(), &win);
         free(t);
         if (r < 0)
                 return r;
@@ -127,6 +127,14 @@ static int observe(struct watched *w, size_t n, unsigned seconds, struct attribu
                         break;
         }
         attr->cgroups = ra_advise_window_cgroups(win, &attr->with_events, &attr->explaining);
+        const char *path;
+        int e = ra_advise_window_mountstats_error(win, &path);
+        if (e == -EFBIG)
+                ctl_error("advise", "%s is over %zu MiB: NFS mounts get no evidence, ignoring", path,
+                          RA_MOUNTSTATS_MAX_BYTES >> 20);
+        else if (e < 0)
+                ctl_error("advise", "cannot read %s: %s: NFS mounts get no evidence, ignoring", path,
+                          strerror(-e));
         for (size_t i = 0; i < n; i++)
                 w[i].e = *ra_advise_window_evidence(win, i);
         ra_advise_window_free(win);

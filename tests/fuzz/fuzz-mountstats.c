@@ -9,7 +9,9 @@
  *    or its entry is malformed (-EBADMSG), never missing (0);
  *  - a later mount that is not NFS changes nothing: the text with another
  *    "device" line after it gives the same answer and counters;
- *  - a delta of counters with themselves is zero, and against zero is them.
+ *  - a delta of counters with themselves is zero, and against zero is them;
+ *  - ra_mountstats_find_nth() keeps the same contract for the entries
+ *    stacked on /mnt/data.
  * The whole input is also tried as the mount point to look for.
  */
 
@@ -116,6 +118,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
         if (find_checked(text, size, "/mnt/data", &c) == 1)
                 check_delta(&c);
+        /* the nth entry at a mount point (stacked mounts): 1, 0 or -EBADMSG,
+         * written only with 1 */
+        for (unsigned nth = 0; nth < 3; nth++) {
+                struct ra_nfs_read_counters n, untouched;
+                memset(&n, 0xaa, sizeof(n));
+                memset(&untouched, 0xaa, sizeof(untouched));
+                int r = ra_mountstats_find_nth(text, size, "/mnt/data", nth, &n);
+                FUZZ_ASSERT(r == 1 || r == 0 || r == -EBADMSG);
+                if (r != 1)
+                        FUZZ_ASSERT(memcmp(&n, &untouched, sizeof(n)) == 0);
+        }
         (void)find_checked(text, size, "", &c);
 
         /* The first NFS device line's mount point is there. An earlier

@@ -109,11 +109,25 @@ static void test_own_reclaim_holds_raise(void) {
         CHECK_CONTAINS(a.reason, "reclaim took 69% of it");
 }
 
+/* Issue 34: a cgroup counter that jumps to 2^64-1 is no evidence. */
+static void test_cgroup_plausible(void) {
+        struct ra_events ev = { .majfaults = 100, .refault_pages = 2400, .steal_pages = 11000 };
+        CHECK(ra_cgroup_events_plausible(&ev, 1));
+        ev.refault_pages = 18446744073709551615.0;
+        CHECK(!ra_cgroup_events_plausible(&ev, 1));
+        ev.refault_pages = 2e9; /* 7.5 TiB of pages in a second */
+        CHECK(!ra_cgroup_events_plausible(&ev, 1));
+        CHECK(ra_cgroup_events_plausible(&ev, 2));
+        CHECK(ra_cgroup_reads_plausible(1e9, 1));
+        CHECK(!ra_cgroup_reads_plausible(18446744073709551615.0, 1));
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_neighbour_refaults_go_to_their_reader);
         RUN(test_split_by_reads);
         RUN(test_neighbour_stall_does_not_hold_raise);
         RUN(test_own_reclaim_holds_raise);
+        RUN(test_cgroup_plausible);
         TEST_MAIN_END;
 }

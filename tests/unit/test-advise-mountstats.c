@@ -4,6 +4,8 @@
  * 6.1.0-56-amd64) after bench/nfs-benefit's run at 128K and 10 ms; the NFSv3
  * mount, with a space in its mount point, is written in the same format. */
 
+#include <errno.h>
+
 #include "advise-mountstats.h"
 #include "test.h"
 
@@ -118,6 +120,67 @@ static void test_delta(void) {
         CHECK_U64(30, d.read_rtt_ms);
 }
 
+/* Issue 34: mountstats from the namespace of the mount table read. */
+static void test_path(void) {
+        char buf[64];
+
+        CHECK_INT(0, ra_mountstats_path("/proc/1/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/proc/1/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path("/host/proc/1/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/host/proc/1/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path("/proc/self/mountinfo", buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        /* a copy of a table elsewhere has no mountstats beside it */
+        CHECK_INT(0, ra_mountstats_path("/tmp/mountinfo.txt", buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        CHECK_INT(0, ra_mountstats_path(NULL, buf, sizeof(buf)));
+        CHECK_STR("/proc/self/mountstats", buf);
+        CHECK_INT(-ENAMETOOLONG, ra_mountstats_path("/proc/123456789/mountinfo", buf, 20));
+}
+
+/* Two NFS mounts stacked on /mnt/data (issue 34): the lower 0:53, then the
+ * upper 0:54, which is what /mnt/data names; a tmpfs between them. */
+static const char stacked_mountinfo[] =
+        "22 1 253:1 / / rw - ext4 /dev/vda1 rw\n"
+        "36 22 0:53 / /mnt/data rw,relatime - nfs4 srv:/lower rw,vers=4.2,rsize=1048576\n"
+        "37 22 0:40 / /mnt/other rw - tmpfs tmpfs rw\n"
+        "38 36 0:54 / /mnt/data rw,relatime - nfs4 srv:/upper rw,vers=4.2,rsize=1048576\n";
+static const char stacked_mountstats[] =
+        "device /dev/vda1 mounted on / with fstype ext4\n"
+        "device srv:/lower mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+        "\tbytes:\t0 0 0 0 0 0 0 0\n"
+        "\tper-op statistics\n"
+        "\t        READ: 0 0 0 0 0 0 0 0 0\n"
+        "no device mounted on /mnt/other with fstype tmpfs\n"
+        "device srv:/upper mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+        "\tbytes:\t104857600 0 0 0 104857600 0 25600 0\n"
+        "\tper-op statistics\n"
+        "\t        READ: 100 100 0 9000 104870000 10 1000 1100 0\n";
+
+static void test_stacked(void) {
+        struct ra_nfs_read_counters c;
+
+        CHECK_INT(1, ra_mountinfo_nth_at(stacked_mountinfo, sizeof(stacked_mountinfo) - 1, "/mnt/data", 0, 54));
+        CHECK_INT(0, ra_mountinfo_nth_at(stacked_mountinfo, sizeof(stacked_mountinfo) - 1, "/mnt/data", 0, 53));
+        CHECK_INT(-ENOENT,
+                  ra_mountinfo_nth_at(stacked_mountinfo, sizeof(stacked_mountinfo) - 1, "/mnt/data", 0, 40));
+        CHECK_INT(1, ra_mountstats_find_nth(stacked_mountstats, sizeof(stacked_mountstats) - 1, "/mnt/data", 1,
+                                            &c));
+        CHECK_U64(104857600, c.server_read_bytes);
+        CHECK_U64(100, c.read_ops);
+        CHECK_INT(1, ra_mountstats_find_nth(stacked_mountstats, sizeof(stacked_mountstats) - 1, "/mnt/data", 0,
+                                            &c));
+        CHECK_U64(0, c.server_read_bytes);
+        CHECK_INT(0, ra_mountstats_find_nth(stacked_mountstats, sizeof(stacked_mountstats) - 1, "/mnt/data", 2,
+                                            &c));
+        /* the nth at a mount point counts every type: the tmpfs is not NFS */
+        CHECK_INT(0, ra_mountstats_find_nth(stacked_mountstats, sizeof(stacked_mountstats) - 1, "/mnt/other", 0,
+                                            &c));
+        /* without the table, the first NFS one: the lower, as before */
+        CHECK_INT(1, ra_mountstats_find(stacked_mountstats, sizeof(stacked_mountstats) - 1, "/mnt/data", &c));
+        CHECK_U64(0, c.server_read_bytes);
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_find_v4);
@@ -126,5 +189,7 @@ int main(void) {
         RUN(test_malformed);
         RUN(test_stops_at_next_mount);
         RUN(test_delta);
+        RUN(test_path);
+        RUN(test_stacked);
         TEST_MAIN_END;
 }

@@ -3,6 +3,8 @@
  * counters are bench/nfs-benefit's runs (NFSv4.2, rsize 1M, one reader of
  * 4 KiB, 3 s, the QEMU lab) unless a case says otherwise. */
 
+#include <string.h>
+
 #include "advise-nfs.h"
 #include "test.h"
 
@@ -191,6 +193,53 @@ static void test_read_seconds(void) {
         CHECK_CONTAINS(a.reason, "29.4 MiB/s x 18.4 ms RTT = 553K in flight, 54% of read_ahead_kb 1M");
 }
 
+/* Issue 34: a sum of two 64-bit counters wrapped, and "156% of the reads
+ * bypass the page cache" was the advice. In doubles: 60%, no bypass. */
+static void test_direct_share_no_wrap(void) {
+        static const struct ra_nfs_read_counters c = {
+                .normal_read_bytes = UINT64_C(1) << 63,
+                .direct_read_bytes = (UINT64_C(1) << 63) + (UINT64_C(1) << 62),
+                .server_read_bytes = 30785536,
+                .read_ops = 237,
+                .read_transmissions = 237,
+                .read_rtt_ms = 4363,
+        };
+        struct ra_nfs_observed o = { .seconds = 3, .read_seconds = 3, .read = c, .rsize_kb = 1024 };
+        struct ra_advice a = advise_at(128, &o);
+        CHECK(a.direct_share > 0.59 && a.direct_share < 0.61);
+        CHECK(!strstr(a.reason, "bypass"));
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+}
+
+/* Issue 34: an entry without a READ line is no READ counters, not no reads. */
+static void test_no_read_counters(void) {
+        struct ra_nfs_observed o = { .seconds = 3, .no_read_counters = true };
+        struct ra_advice a = advise_at(128, &o);
+        CHECK_STR("no signal", ra_advice_to_string(a.kind));
+        CHECK_STR("no READ counters: the mount's entry in mountstats has no READ line, or a malformed one",
+                  a.reason);
+        o.no_read_counters = false;
+        a = advise_at(128, &o);
+        CHECK_STR("no NFS reads in 3 s", a.reason);
+}
+
+/* Issue 34: 2^64-1 bytes in a second (4.3e12 MiB/s) was taken as evidence. */
+static void test_delta_plausible(void) {
+        struct ra_nfs_read_counters d = ra128_rtt10;
+        CHECK(ra_nfs_delta_plausible(&d, 1));
+        d.server_read_bytes = UINT64_MAX;
+        CHECK(!ra_nfs_delta_plausible(&d, 1));
+        d = ra128_rtt10;
+        d.read_ops = UINT64_C(1) << 29; /* more READs than a second holds */
+        CHECK(!ra_nfs_delta_plausible(&d, 1));
+        CHECK(ra_nfs_delta_plausible(&d, 2));
+        d = ra128_rtt10;
+        d.read_rtt_ms = UINT64_MAX;
+        CHECK(!ra_nfs_delta_plausible(&d, 1));
+        d = (struct ra_nfs_read_counters){};
+        CHECK(ra_nfs_delta_plausible(&d, 0));
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_window_limited_raise);
@@ -201,5 +250,8 @@ int main(void) {
         RUN(test_direct_no_signal);
         RUN(test_retransmits_keep);
         RUN(test_read_seconds);
+        RUN(test_direct_share_no_wrap);
+        RUN(test_no_read_counters);
+        RUN(test_delta_plausible);
         TEST_MAIN_END;
 }

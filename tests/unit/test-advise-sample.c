@@ -3,6 +3,12 @@
  * device gives, and that each source keeps its own shape (an NFS mount's
  * bytes are the server's, not sectors). */
 
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "advise-sample.h"
 #include "test.h"
 
@@ -65,10 +71,111 @@ static void test_evidence_decides(void) {
         CHECK_STR("no reads in 3 s", a.reason);
 }
 
+/* A file of `bytes` (sparse) at path. */
+static void big_file(const char *path, off_t bytes) {
+        int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0 || ftruncate(fd, bytes) < 0)
+                abort();
+        close(fd);
+}
+
+/* Issue 34: a mountstats over its limit made all of advise fail, disks
+ * too, with an error that named no file. Now the NFS mount has no
+ * evidence, the disk keeps its own, and the window names the file. */
+static void test_mountstats_too_large(void) {
+        char path[PATH_MAX], dir[PATH_MAX], mountinfo[PATH_MAX + 16];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof(dir), "%s/ra-unit-ns.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        REQUIRE(mkdtemp(dir));
+        snprintf(mountinfo, sizeof(mountinfo), "%s/mountinfo", dir);
+        snprintf(path, sizeof(path), "%s/mountstats", dir);
+        big_file(path, (off_t) RA_MOUNTSTATS_MAX_BYTES + 1);
+        const struct ra_advise_target t[] = {
+                { .source = RA_EVIDENCE_DISK, .major = 7, .minor = 0, .page_kb = 4 },
+                { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 53, .mount_point = "/mnt/data",
+                  .rsize_kb = 1024, .page_kb = 4 },
+        };
+        struct ra_advise_window *w;
+        const char *named;
+
+        REQUIRE(ra_advise_window_new(t, 2, mountinfo, &w) == 0); /* mountstats beside it */
+        CHECK_INT(0, ra_advise_window_sample(w, 1.0));
+        CHECK_INT(0, ra_advise_window_sample(w, 2.0));
+        CHECK_INT(-EFBIG, ra_advise_window_mountstats_error(w, &named));
+        CHECK_STR(path, named);
+        const struct ra_evidence *e = ra_advise_window_evidence(w, 1);
+        CHECK(e->nfs.mountstats_unread);
+        struct ra_advice a;
+        const struct ra_advise_limits l = { .read_ahead_kb = 128, .page_kb = 4 };
+        ra_advise_evidence(e, &l, &a);
+        CHECK_STR("no READ counters: mountstats could not be read", a.reason);
+        CHECK(ra_advise_window_evidence(w, 0)->disk.seconds > 0.9); /* the disk's window went on */
+        ra_advise_window_free(w);
+        unlink(path);
+        rmdir(dir);
+}
+
+static void write_text(const char *path, const char *text) {
+        FILE *f = fopen(path, "we");
+        if (!f || fputs(text, f) < 0 || fclose(f) != 0)
+                abort();
+}
+
+/* Issue 34: with two NFS mounts stacked on /mnt/data, the busy upper one
+ * (what the path names) reported "no NFS reads": its counters were read
+ * at the first entry of its mount point, the idle lower mount's. */
+static void test_stacked_mounts(void) {
+        static const char mountinfo_text[] =
+                "22 1 253:1 / / rw - ext4 /dev/vda1 rw\n"
+                "36 22 0:53 / /mnt/data rw,relatime - nfs4 srv:/lower rw,vers=4.2,rsize=1048576\n"
+                "38 36 0:54 / /mnt/data rw,relatime - nfs4 srv:/upper rw,vers=4.2,rsize=1048576\n";
+        static const char before[] = "device srv:/lower mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                                     "\tbytes:\t0 0 0 0 0 0 0 0\n"
+                                     "\t        READ: 0 0 0 0 0 0 0 0 0\n"
+                                     "device srv:/upper mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                                     "\tbytes:\t0 0 0 0 0 0 0 0\n"
+                                     "\t        READ: 0 0 0 0 0 0 0 0 0\n";
+        static const char after[] = "device srv:/lower mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                                    "\tbytes:\t0 0 0 0 0 0 0 0\n"
+                                    "\t        READ: 0 0 0 0 0 0 0 0 0\n"
+                                    "device srv:/upper mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                                    "\tbytes:\t20971520 0 0 0 20971520 0 5120 0\n"
+                                    "\t        READ: 20 20 0 1800 20973000 1 400 420 0\n";
+        char dir[PATH_MAX], mountinfo[PATH_MAX + 16], mountstats[PATH_MAX + 16];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof(dir), "%s/ra-unit-stacked.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        REQUIRE(mkdtemp(dir));
+        snprintf(mountinfo, sizeof(mountinfo), "%s/mountinfo", dir);
+        snprintf(mountstats, sizeof(mountstats), "%s/mountstats", dir);
+        write_text(mountinfo, mountinfo_text);
+        write_text(mountstats, before);
+
+        const struct ra_advise_target t[] = {
+                { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 54, .mount_point = "/mnt/data",
+                  .rsize_kb = 1024, .page_kb = 4 },
+                { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 53, .mount_point = "/mnt/data",
+                  .rsize_kb = 1024, .page_kb = 4 },
+        };
+        struct ra_advise_window *w;
+        REQUIRE(ra_advise_window_new(t, 2, mountinfo, &w) == 0);
+        CHECK_INT(0, ra_advise_window_sample(w, 1.0));
+        write_text(mountstats, after);
+        CHECK_INT(0, ra_advise_window_sample(w, 2.0));
+        CHECK_U64(20971520, ra_evidence_read_bytes(ra_advise_window_evidence(w, 0))); /* the upper */
+        CHECK_U64(20, ra_evidence_read_ios(ra_advise_window_evidence(w, 0)));
+        CHECK_U64(0, ra_evidence_read_bytes(ra_advise_window_evidence(w, 1))); /* the lower */
+        ra_advise_window_free(w);
+        unlink(mountinfo);
+        unlink(mountstats);
+        rmdir(dir);
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_target_of);
         RUN(test_evidence_shapes);
         RUN(test_evidence_decides);
+        RUN(test_mountstats_too_large);
+        RUN(test_stacked_mounts);
         TEST_MAIN_END;
 }
