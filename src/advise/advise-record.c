@@ -65,7 +65,7 @@ static bool parse_line(char *line, struct ra_advice_record *ret) {
         if (!copy_field(r.name, sizeof(r.name), field[0]) || !copy_field(r.kind, sizeof(r.kind), field[1]) ||
             !copy_field(r.class, sizeof(r.class), field[2]))
                 return false;
-        if (!clean_text(r.name) || (strcmp(r.kind, "block") != 0 && strcmp(r.kind, "mount") != 0) ||
+        if (!clean_text(r.name) || ra_kind_from_string(r.kind) < 0 ||
             !known_class(r.class))
                 return false;
         long g = strtol(field[3], &end, 10);
@@ -256,7 +256,7 @@ bool ra_advice_record_of(const struct ra_facts *f, const struct ra_advice *a, bo
         else if (a->kind == RA_ADVICE_KEEP && held)
                 ret->held_kb = f->current_kb;
         snprintf(ret->name, sizeof(ret->name), "%s", f->name);
-        snprintf(ret->kind, sizeof(ret->kind), "%s", f->kind == RA_KIND_BLOCK ? "block" : "mount");
+        snprintf(ret->kind, sizeof(ret->kind), "%s", ra_kind_to_string(f->kind));
         snprintf(ret->class, sizeof(ret->class), "%s", ra_class_to_string(f->class));
         return true;
 }
