@@ -29,7 +29,7 @@
 advise_seconds=5
 run_seconds=4
 modprobe sch_netem || vm_fail "no sch_netem in the image (tests/vm/image.sh)"
-vm_nfs_server data half
+vm_nfs_server data half top
 truncate -s 64G /srv/nfs/data/big /srv/nfs/half/big # sparse: no storage, no server cache
 vm_nfs_mount 4.2 1048576 data /mnt/data
 vm_nfs_mount 4.2 524288 half /mnt/half
@@ -252,8 +252,10 @@ refused() { # WHAT MOUNTPOINT PATTERN
         grep -q "$3" "$VM_TMP/r.err" || vm_fail "(f) $1: the message does not say '$3'"
         [ -z "$(ls -A "$dropins" 2>/dev/null)" ] || vm_fail "(f) $1: written: $(ls "$dropins")"
 }
-# (findmnt lists both mounts there: vm_nfs_mount's rsize check reads one)
-mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/data /mnt/half || vm_fail "(f) the stacked mount failed"
+# An export mounted nowhere else: a second mount of data would share
+# /mnt/data's superblock, whose rule names /mnt/data. (findmnt lists both
+# mounts at /mnt/half: vm_nfs_mount's rsize check reads one.)
+mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/top /mnt/half || vm_fail "(f) the stacked mount failed"
 refused "stacked mounts" /mnt/half "too: a rule by it would decide both"
 umount /mnt/half
 mkdir -p "/mnt/with space"
