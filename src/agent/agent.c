@@ -41,6 +41,10 @@ static void help(void) {
                "               from a container with the host's PID namespace)\n"
                "  --metrics-file PATH  --watch: readahead-ctl's Prometheus gauges, written\n"
                "               there at start and every check (node_exporter's textfile)\n"
+               "  --alive-file PATH  --watch: written at start and after every check\n"
+               "               (default " WATCH_ALIVE_FILE ")\n"
+               "  --check-alive  exit 0 if the --watch that writes --alive-file finished a\n"
+               "               check lately (two periods and 20 s), 1 if not: a liveness probe\n"
                "  --reset      readahead-ctl reset (the kernel's values back), then wait for\n"
                "               SIGTERM (the removal DaemonSet's container)\n"
                "  --help, --version\n");
@@ -56,6 +60,8 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 { "check-sec", required_argument, NULL, 'c' },
                 { "mountinfo", required_argument, NULL, 'm' },
                 { "metrics-file", required_argument, NULL, 'M' },
+                { "alive-file", required_argument, NULL, 'A' },
+                { "check-alive", no_argument, NULL, 'L' },
                 { "help", no_argument, NULL, 'h' },
                 { "version", no_argument, NULL, 'V' },
                 {},
@@ -98,6 +104,12 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         break;
                 case 'M':
                         o->metrics_file = optarg;
+                        break;
+                case 'A':
+                        o->alive_file = optarg;
+                        break;
+                case 'L':
+                        o->check_alive = true;
                         break;
                 case 'h':
                         help();
@@ -185,11 +197,13 @@ out:
 }
 
 int main(int argc, char **argv) {
-        struct agent_options o = { .check_sec = 60 };
+        struct agent_options o = { .check_sec = 60, .alive_file = WATCH_ALIVE_FILE };
         int r = parse_argv(argc, argv, &o);
 
         if (r <= 0)
                 return r < 0 ? 2 : 0;
+        if (o.check_alive)
+                return alive_check(o.alive_file);
         if (o.wait_bdi)
                 return wait_bdi(&o, o.wait_bdi);
         if (o.watch)
