@@ -88,7 +88,13 @@ play() {
         python3 "$RA_SOURCE_DIR/tests/k8s/pod.py" "$manifest" --image "$image" --name "$name" "$@" \
                 >"$RA_TMP/$name.yaml" || ra_fail "pod.py failed"
         PODS+=("$name")
-        podman kube play "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
+        # A pod without hostNetwork (the reset pod) gets a network namespace
+        # of its own with only loopback: netavark cannot make podman's bridge
+        # on this machine, and the pod needs no network (a cluster gives it
+        # the pod network, unused).
+        local network=()
+        grep -q '^  hostNetwork: true$' "$RA_TMP/$name.yaml" || network=(--network none)
+        podman kube play "${network[@]}" "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
                 { cat "$RA_TMP/play.log" >&2; ra_fail "podman kube play failed"; }
 }
 agent_pod() {
