@@ -30,8 +30,14 @@ keep() {
                 case $target in /*) p=${target#/} ;; *) p=$(dirname "$p")/$target ;; esac
         done
 }
-# Directories of ROOT that are links (Debian 12's merged /usr: /lib -> usr/lib).
-for d in lib lib64 bin sbin; do [ ! -L "$root/$d" ] || keep "$d"; done
+# Directories of ROOT that are links (merged /usr: /lib -> usr/lib), as
+# links: what they point to gets only the files kept below.
+for d in lib lib64 bin sbin; do
+        [ -L "$root/$d" ] || continue
+        (cd "${root:-/}" && cp -a --parents "./$d" "$out/")
+        target=$(readlink "$root/$d")
+        mkdir -p "$out/${target#/}"
+done
 
 programs=(usr/libexec/readahead-agent usr/bin/readahead-ctl)
 libsystemd=$(ls "$root"/usr/lib/*-linux-gnu*/libsystemd.so.0 "$root"/lib/*-linux-gnu*/libsystemd.so.0 2>/dev/null | head -n 1) ||
