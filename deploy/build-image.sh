@@ -9,8 +9,9 @@
 #      --deb FILE;
 #   2. a root from mmdebstrap holding only what that package depends on
 #      (the extract variant: unpacked, no maintainer scripts run, so nothing
-#      touches this machine's disks), the package unpacked over it, docs and
-#      locales left out;
+#      touches this machine's disks), the package unpacked over it; of that,
+#      deploy/image-root.sh keeps the programs, the vendor configuration and
+#      the libraries they load;
 #   3. `podman import` of it with PATH (import sets none), the entrypoint and
 #      the version, tagged readahead-agent:VERSION and readahead-agent:latest.
 # SUITE defaults to this machine's Debian release (bookworm on CI).
@@ -61,15 +62,13 @@ depends=$(dpkg-deb -f "$deb" Depends | sed 's/([^)]*)//g; s/|[^,]*//g; s/[[:spac
 mmdebstrap --mode=root --variant=extract --include="$depends" \
         "$suite" "$work/root" "${sources[@]}" >"$work/mmdebstrap.log" 2>&1 ||
         { tail -n 30 "$work/mmdebstrap.log" >&2; die "mmdebstrap failed"; }
-root=$work/root
-dpkg-deb -x "$deb" "$root"
-ldconfig -r "$root"
-rm -rf "$root"/usr/share/doc/* "$root"/usr/share/man "$root"/usr/share/info "$root"/usr/share/locale \
-        "$root"/usr/share/lintian "$root"/var/cache/apt "$root"/var/lib/apt "$root"/var/log/*
-# Mount points: with readOnlyRootFilesystem nothing can create them later.
-mkdir -p "$root"/proc "$root"/sys "$root"/dev "$root"/run/udev "$root"/run/readahead-agent "$root"/tmp \
-        "$root"/etc/readahead-agent "$root"/var/lib/node-exporter/textfile
-tar -C "$root" --sort=name --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --clamp-mtime -cf "$work/root.tar" .
+dpkg-deb -x "$deb" "$work/root"
+# The image: the two programs, the vendor configuration and the libraries
+# they load (the journal's libsystemd.so.0 is dlopen()ed), as the root's
+# own loader resolves them, and nothing else: no udev (the host's udevd
+# sends the events, libudev reads them), no shell, no package manager.
+"$src/deploy/image-root.sh" "$work/root" "$work/image"
+tar -C "$work/image" --sort=name --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" --clamp-mtime -cf "$work/root.tar" .
 
 podman import \
         --change 'ENV PATH=/usr/sbin:/usr/bin:/sbin:/bin' \

@@ -56,6 +56,13 @@ static const struct agent_option {
         { { "reset", no_argument, NULL, 'R' }, NULL,
           "readahead-ctl reset (the kernel's values back), then\n"
           "wait for SIGTERM (the removal DaemonSet's container)" },
+        { { "alive-file", required_argument, NULL, 'A' }, "PATH",
+          "--watch: written at start and after every check\n"
+          "(default " WATCH_ALIVE_FILE ")" },
+        { { "check-alive", no_argument, NULL, 'K' }, NULL,
+          "exit 0 if the --watch that writes --alive-file\n"
+          "finished a check lately (two periods and 20 s), 1 if\n"
+          "not: a liveness probe" },
         { { "ctl", required_argument, NULL, 'C' }, "PATH",
           "the readahead-ctl that --watch and --reset run\n"
           "(default " RA_CTL_PATH ")" },
@@ -153,6 +160,12 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                 case 'C':
                         o->ctl_path = optarg;
                         break;
+                case 'A':
+                        o->alive_file = optarg;
+                        break;
+                case 'K':
+                        o->check_alive = true;
+                        break;
                 case 'h':
                         help();
                         return 0;
@@ -244,11 +257,13 @@ out:
 }
 
 int main(int argc, char **argv) {
-        struct agent_options o = { .check_sec = 60, .ctl_path = RA_CTL_PATH };
+        struct agent_options o = { .check_sec = 60, .ctl_path = RA_CTL_PATH, .alive_file = WATCH_ALIVE_FILE };
         int r = parse_argv(argc, argv, &o);
 
         if (r <= 0)
                 return r < 0 ? 2 : 0;
+        if (o.check_alive)
+                return alive_check(o.alive_file);
         if (o.wait_bdi)
                 return wait_bdi(&o, o.wait_bdi);
         if (o.watch)

@@ -29,6 +29,8 @@ struct agent_options {
         unsigned check_sec;
         const char *metrics_file;
         const char *ctl_path; /* --ctl: the readahead-ctl that --watch and --reset run */
+        const char *alive_file; /* --watch writes it, --check-alive reads it (alive.c) */
+        bool check_alive;
         bool no_wait; /* a bdi not mounted yet: report, no waiter (the watcher sees the mount) */
         bool recheck; /* a periodic check: a write puts back a drifted value, log why */
         /* A pass over every device (a periodic check, a mount change): the

@@ -32,3 +32,9 @@ int watch_poll_timeout_ms(uint64_t now_ms, uint64_t due_ms) {
         uint64_t left = due_ms - now_ms;
         return left > INT_MAX ? INT_MAX : (int) left;
 }
+
+bool watch_alive(uint64_t now_ms, uint64_t beat_ms, unsigned check_sec) {
+        uint64_t bound_ms = (2 * (uint64_t) check_sec + WATCH_ALIVE_SLACK_SEC) * 1000;
+        /* A beat from the future (a file from before a reboot): not ours. */
+        return beat_ms <= now_ms && now_ms - beat_ms <= bound_ms;
+}

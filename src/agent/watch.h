@@ -30,3 +30,16 @@ int watch_parse_check_sec(const char *s, unsigned *ret);
 
 /* How long poll() may sleep until the check due at due_ms: 0 when it is due. */
 int watch_poll_timeout_ms(uint64_t now_ms, uint64_t due_ms);
+
+/* The liveness file (alive.c): --watch writes it at start and after every
+ * check, --check-alive reads it. The default path is on the pod's own
+ * emptyDir (deploy/kubernetes). */
+#define WATCH_ALIVE_FILE "/run/readahead-agent/watch.alive"
+int alive_write(const char *path, unsigned check_sec);
+int alive_check(const char *path);
+
+/* Whether a loop that last finished a check at beat_ms (a check every
+ * check_sec) is alive at now_ms: up to two periods and WATCH_ALIVE_SLACK_SEC
+ * (a check over many devices, an event storm) after its last check. */
+#define WATCH_ALIVE_SLACK_SEC 20u
+bool watch_alive(uint64_t now_ms, uint64_t beat_ms, unsigned check_sec);

@@ -14,14 +14,14 @@ done
 image=localhost/readahead-agent-test:latest
 previous=$(podman image inspect --format '{{.Id}}' "$image" 2>/dev/null || true)
 "$RA_SOURCE_DIR/deploy/build-image.sh" --tag "$image" >/dev/null
-# The last run's image, untagged now: 42 MB per run otherwise.
+# The last run's image, untagged now: 8 MB per run otherwise.
 if [ -n "$previous" ] && [ "$previous" != "$(podman image inspect --format '{{.Id}}' "$image")" ]; then
         podman rmi "$previous" >/dev/null 2>&1 || true
 fi
 size=$(podman image inspect "$image" --format '{{.Size}}')
 ra_log "$image: $((size / 1000000)) MB"
-# README: "about 42 MB"; a doubled image is news.
-((size < 60000000)) || ra_fail "the image is $size bytes, more than the 60 MB the README allows"
+# README: "8 MB"; a doubled image is news.
+((size < 16000000)) || ra_fail "the image is $size bytes, more than the 16 MB the README allows"
 ra_expect_eq "entrypoint" "$(podman image inspect "$image" --format '{{.Config.Entrypoint}}')" \
         "[/usr/libexec/readahead-agent --watch]"
 podman image inspect "$image" --format '{{.Config.Env}}' | grep -q 'PATH=/usr/sbin:/usr/bin:/sbin:/bin' ||

@@ -7,7 +7,9 @@
 # the fixture), on this machine's real udevd, loop devices and FUSE mounts.
 # No udev rule of the product is installed: only the container sets values.
 #   start-hotplug   a loop device present at start gets 512 with the pod's
-#                   start; one attached later gets it within 2 s
+#                   start; one attached later gets it within 2 s; the
+#                   container does it with no capability, not privileged,
+#                   without the host's /dev
 #   configmap-rule  a ConfigMap rule by mount point sets a FUSE mount made on
 #                   the host to 1 MiB; another FUSE mount is decided and left
 #                   alone (default profile); both are in the gauges
@@ -18,7 +20,11 @@
 #                   the agent's recent readahead_metrics_last_success_timestamp_seconds
 #   stop-reset      SIGTERM (pod stop) ends it at once with exit code 0 and
 #                   leaves the values; deleting the pod too; the reset
-#                   manifest's pod gives the kernel's values back
+#                   manifest's pod gives the kernel's values back, from
+#                   its own network namespace (it needs no udev event)
+#   liveness        the manifest's liveness probe passes while the agent
+#                   runs, fails once it hangs (SIGSTOP) for two check
+#                   periods and 20 s, and passes again when it goes on
 . "$(dirname "$0")/../real/lib.sh"
 RA_MUST_RUN="the k8s tests"
 case=${1:?usage: k8s.sh CASE}
@@ -29,14 +35,15 @@ done
 python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
 image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
 podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L '^k8s$')"
-# The host's mount table is PID 1's, through the host's /proc (the
-# template's --mountinfo). Where this test runs in another mount namespace
-# than PID 1 (a sandboxed runner), its loop and FUSE mounts are in that one:
-# the pod reads this shell's instead. PID 1's may be unreadable: then the same.
+# The host's mount table is PID 1's, the one file of the host's /proc that
+# the template binds (host-mountinfo). Where this test runs in another mount
+# namespace than PID 1 (a sandboxed runner), its loop and FUSE mounts are in
+# that one: the pod is given this shell's instead. PID 1's may be
+# unreadable: then the same.
 mountinfo=()
 pid1_mnt=$(readlink /proc/1/ns/mnt 2>/dev/null || true)
 if [ -n "$pid1_mnt" ] && [ "$pid1_mnt" != "$(readlink /proc/self/ns/mnt)" ]; then
-        mountinfo=(--mountinfo "/host/proc/$$/mountinfo")
+        mountinfo=(--mountinfo "/proc/$$/mountinfo")
 fi
 manifests=$RA_SOURCE_DIR/deploy/kubernetes
 # This machine only (design.md): runc, as crun refuses hybrid cgroups, and
@@ -82,7 +89,13 @@ play() {
         python3 "$RA_SOURCE_DIR/tests/k8s/pod.py" "$manifest" --image "$image" --name "$name" "$@" \
                 >"$RA_TMP/$name.yaml" || ra_fail "pod.py failed"
         PODS+=("$name")
-        podman kube play "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
+        # A pod without hostNetwork (the reset pod) gets a network namespace
+        # of its own with only loopback: netavark cannot make podman's bridge
+        # on this machine, and the pod needs no network (a cluster gives it
+        # the pod network, unused).
+        local network=()
+        grep -q '^  hostNetwork: true$' "$RA_TMP/$name.yaml" || network=(--network none)
+        podman kube play "${network[@]}" "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
                 { cat "$RA_TMP/play.log" >&2; ra_fail "podman kube play failed"; }
 }
 agent_pod() {
@@ -129,6 +142,8 @@ wait_value() {
         echo $(($(now_ms) - start))
 }
 queue() { echo "/sys/block/$1/queue/read_ahead_kb"; }
+# ctr_pid CONTAINER: its first process, as the host sees it.
+ctr_pid() { podman inspect "$1" --format '{{.State.Pid}}'; }
 
 case $case in
 start-hotplug)
@@ -142,6 +157,12 @@ start-hotplug)
         ra_attach 20G later
         ms=$(wait_value "$(queue "$later")" 512 2)
         ra_log "$later: 512 $(($(now_ms) - start)) ms after losetup (${ms} ms after udev settled)"
+        # All of it with no capability, and without the host's devices.
+        pid=$(ctr_pid readahead-agent-readahead-agent)
+        ra_expect_eq "the agent's effective capabilities" "$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$pid/status")" \
+                0000000000000000
+        ra_expect_eq "privileged" "$(podman inspect readahead-agent-readahead-agent --format '{{.HostConfig.Privileged}}')" false
+        [ ! -e "/proc/$pid/root/dev/$later" ] || ra_fail "the container has the host's /dev/$later"
         ;;
 configmap-rule)
         ra_require_fuse
@@ -219,6 +240,42 @@ stop-reset)
         has_line "readahead-ctl reset done" readahead-agent-reset-reset ||
                 { logs readahead-agent-reset-reset >&2; ra_fail "the reset pod does not say it is done"; }
         ra_expect_eq "reset pod state" "$(podman inspect readahead-agent-reset-reset --format '{{.State.Status}}')" running
+        [ "$(readlink "/proc/$(ctr_pid readahead-agent-reset-reset)/ns/net")" != "$(readlink /proc/self/ns/net)" ] ||
+                ra_fail "the reset pod runs in the host's network namespace"
+        ;;
+liveness)
+        # The probe as the manifest gives it, run as kubelet runs an exec
+        # probe: in the container.
+        mapfile -t probe < <(python3 -c 'import sys, yaml
+for d in yaml.safe_load_all(open(sys.argv[1])):
+    if d and d["kind"] == "DaemonSet":
+        print("\n".join(d["spec"]["template"]["spec"]["containers"][0]["livenessProbe"]["exec"]["command"]))' \
+                "$manifests/readahead-agent.yaml")
+        [ "${#probe[@]}" -gt 0 ] || ra_fail "the manifest has no exec liveness probe"
+        probe() { podman exec readahead-agent-readahead-agent "${probe[@]}" 2>&1; }
+        agent_pod
+        out=$(probe) || ra_fail "the liveness probe fails on a running agent: $out"
+        pid=$(ctr_pid readahead-agent-readahead-agent)
+        # A hung loop: stopped, it writes nothing and answers nothing.
+        kill -STOP "$pid"
+        RA_CLEANUP_HOOKS=("cont_agent" "${RA_CLEANUP_HOOKS[@]}")
+        cont_agent() { kill -CONT "$pid" 2>/dev/null || true; }
+        start=$(now_ms)
+        bound_ms=$(((2 * check_sec + 20) * 1000))
+        while out=$(probe); do
+                (($(now_ms) - start < bound_ms + (check_sec + 5) * 1000)) ||
+                        ra_fail "the liveness probe still passes $(($(now_ms) - start)) ms into a hang"
+                sleep 1
+        done
+        ms=$(($(now_ms) - start))
+        ra_log "a hung agent: the probe fails after $ms ms ($out)"
+        ((ms >= bound_ms - check_sec * 1000)) || ra_fail "the probe failed after $ms ms, before the bound of $bound_ms ms"
+        kill -CONT "$pid"
+        for _ in $(seq $((check_sec * 10 + 20))); do
+                out=$(probe) && break
+                sleep 0.1
+        done
+        out=$(probe) || ra_fail "the liveness probe still fails once the agent goes on: $out"
         ;;
 *) ra_fail "unknown case $case" ;;
 esac

@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """pod.py MANIFEST [--image REF] [--name NAME] [--check-sec N] [--textfile DIR]
-                   [--mountinfo PATH] [--config CONFIGMAP/KEY=FILE]...
+                   [--mountinfo HOSTPATH] [--config CONFIGMAP/KEY=FILE]...
 
 Prints what `podman kube play` of Debian 12's podman 4.3 takes for
 deploy/kubernetes's DaemonSet: its ConfigMaps, then a Pod whose spec is the
 DaemonSet's pod template, unchanged but for what the test must point
 elsewhere: the image (the one just built), --check-sec (short, to wait for
 one period), the textfile hostPath (the test's directory), ConfigMap data
-(the test's rules), the mount table (where the test runs in a mount
-namespace that is not PID 1's)."""
+(the test's rules), the host file bound as the mount table (where the test
+runs in a mount namespace that is not PID 1's)."""
 import argparse
 import sys
 
@@ -51,11 +51,10 @@ def main():
             sys.exit("pod.py: the container has no --check-sec argument")
         container["args"] = [f"--check-sec={a.check_sec}"] + args
     if a.mountinfo:
-        args = container.get("args", [])
-        i = [n for n, x in enumerate(args) if x.startswith("--mountinfo")]
-        if not i:
-            sys.exit("pod.py: the container has no --mountinfo argument")
-        args[i[0]] = f"--mountinfo={a.mountinfo}"
+        vols = [v for v in spec["volumes"] if v["name"] == "host-mountinfo"]
+        if not vols:
+            sys.exit("pod.py: the pod has no host-mountinfo volume")
+        vols[0]["hostPath"]["path"] = a.mountinfo
     if a.textfile:
         vols = [v for v in spec["volumes"] if v["name"] == "textfile"]
         if not vols:

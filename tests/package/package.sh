@@ -17,7 +17,9 @@
 #   4b. autopkgtest --no-built-binaries -- null: debian/tests on the installed
 #      package (a loop device and a FUSE mount tuned and explained;
 #      readahead-ctl check on the shipped configuration);
-#   5. `dpkg -r`: both hold the kernel's own value again (prerm runs
+#   5. `dpkg -r`: a process that runs another file at the agent's path (a
+#      container's agent) is left running; both hold the kernel's own value
+#      again (prerm runs
 #      `readahead-ctl reset`): max(2 x io_opt, 128 KiB) in whole pages, with
 #      max_sectors as io_opt for a rotational disk without one since Linux 6.17,
 #      which must also be what the kernel gave them at attach; the udev rule is
@@ -359,8 +361,27 @@ ra_log "ok: autopkgtest (null runner): every debian/tests test passed in $((SECO
 
 # The agent's value differs from the kernel's, or the check below proves nothing.
 [ "$(ra_ra_kb "$big")" != "${kernel_kb[$big]}" ] || ra_fail "512 is the kernel's own value here: the removal check would prove nothing"
+# A container's agent on this host (deploy/kubernetes's DaemonSet) runs a
+# program of the same path from its image: here a copy of sleep, bound over
+# that path in a mount namespace of its own. prerm stops only the package's
+# own processes, never it.
+cp /bin/sleep "$tmp/container-agent"
+unshare -m --propagation private sh -c \
+        'mount --bind "$1" /usr/libexec/readahead-agent && exec /usr/libexec/readahead-agent 600' \
+        sh "$tmp/container-agent" &
+container_pid=$!
+RA_BG_PIDS+=("$container_pid")
+for _ in $(seq 50); do
+        [ "$(readlink "/proc/$container_pid/exe" 2>/dev/null)" = /usr/libexec/readahead-agent ] && break
+        sleep 0.1
+done
+[ "$(readlink "/proc/$container_pid/exe")" = /usr/libexec/readahead-agent ] ||
+        ra_fail "the container's stand-in agent did not start"
 ra_log "dpkg -r $PKG"
 dpkg -r "$PKG" >"$tmp/remove.log" 2>&1 || { cat "$tmp/remove.log" >&2; ra_fail "dpkg -r failed"; }
+kill -0 "$container_pid" 2>/dev/null ||
+        ra_fail "dpkg -r stopped a container's /usr/libexec/readahead-agent (pid $container_pid), not the package's"
+ra_log "ok: a container's /usr/libexec/readahead-agent outlives dpkg -r"
 expect_no_foreign_rule "the removal"
 ra_expect_eq "$big read_ahead_kb after removal (the kernel's value)" "$(ra_ra_kb "$big")" "${kernel_kb[$big]}"
 ra_expect_eq "$small read_ahead_kb after removal (the kernel's value)" "$(ra_ra_kb "$small")" "${kernel_kb[$small]}"

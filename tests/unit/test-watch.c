@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * readahead-agent --watch's pure parts: which udev events the agent acts on
- * (the udev rule's guards, for events that reach it without the rule), its
- * --check-sec, and the poll timeout until the next check.
+ * readahead-agent --watch's pure parts: which udev events it acts on (the
+ * udev rule's guards, for events that reach it without the rule), its
+ * --check-sec, the poll timeout until the next check, and when the
+ * liveness probe calls a loop hung.
  */
 
 #include "test.h"
@@ -62,6 +63,21 @@ static void test_poll_timeout(void)
         CHECK_INT(2147483647, watch_poll_timeout_ms(0, UINT64_MAX));
 }
 
+/* Two periods and 20 s after the last check: a 60 s check is hung after 140 s. */
+static void test_alive(void)
+{
+        CHECK_INT(true, watch_alive(1000000, 1000000, 60));
+        CHECK_INT(true, watch_alive(1000000 + 140000, 1000000, 60));
+        CHECK_INT(false, watch_alive(1000000 + 140001, 1000000, 60));
+        /* The test's 2 s check: hung after 24 s. */
+        CHECK_INT(true, watch_alive(24000, 0, 2));
+        CHECK_INT(false, watch_alive(24001, 0, 2));
+        /* A beat after now (the file of an earlier boot): not alive. */
+        CHECK_INT(false, watch_alive(1000, 5000, 60));
+        /* The longest period does not overflow. */
+        CHECK_INT(true, watch_alive(UINT64_MAX, UINT64_MAX - 1000, WATCH_CHECK_SEC_MAX));
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
@@ -69,5 +85,6 @@ int main(void)
         RUN(test_classify_bdi);
         RUN(test_check_sec);
         RUN(test_poll_timeout);
+        RUN(test_alive);
         TEST_MAIN_END;
 }

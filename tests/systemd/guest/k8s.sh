@@ -17,8 +17,11 @@
 #     mount, still hold once udev has settled (nfs-common's 99-nfs.rules
 #     writes its own value on the bdi's add event), and `podman logs` shows
 #     the decision for each;
+#   - the agent runs with no capability, not privileged, and the manifest's
+#     liveness probe passes in it;
 #   - `podman kube down` leaves the values (deploy/kubernetes/README.md,
-#     Remove); the reset manifest's pod gives the kernel's values back.
+#     Remove); the reset manifest's pod gives the kernel's values back, from
+#     a network namespace of its own.
 #
 # No readahead-agent package is installed here (run.sh --no-deb): only the
 # pod sets values. Output and verdict: guest/common.sh.
@@ -104,6 +107,19 @@ play_agent() {
         lab_log "pod running in $(seconds_since "$t0") s: $(agent_logs | grep 'watching:')"
 }
 
+# The agent's privileges as the manifest narrows them, and its probe.
+check_privileges() {
+        local ctr pid
+        ctr=$(agent_container)
+        pid=$(podman inspect "$ctr" --format '{{.State.Pid}}')
+        lab_expect_eq "the agent's effective capabilities" "$(sed -n 's/^CapEff:[[:space:]]*//p' "/proc/$pid/status")" \
+                0000000000000000
+        lab_expect_eq "the agent privileged" "$(podman inspect "$ctr" --format '{{.HostConfig.Privileged}}')" false
+        podman exec "$ctr" /usr/libexec/readahead-agent --check-alive ||
+                lab_fail "the liveness probe (readahead-agent --check-alive) fails on the running agent"
+        lab_log "ok: the agent runs with no capability, not privileged, and its liveness probe passes"
+}
+
 # check_mount MP: mounted after the pod started, it reaches its value within
 # the bound, keeps it once udev has settled, and the log says so.
 check_mount() {
@@ -137,13 +153,19 @@ check_down_and_reset() {
         for mp in "${mounts[@]}"; do
                 lab_expect_eq "$mp after kube down (stays)" "$(bdi_kb "${bdi_at[$mp]}")" "${want[$mp]}"
         done
-        podman kube play "$manifests/readahead-agent-reset.yaml" >/run/ra-lab/play-reset.log 2>&1 ||
+        # No hostNetwork: a network namespace with only loopback, all the
+        # reset needs (the guest's netavark has no nft for podman's bridge).
+        podman kube play --network none "$manifests/readahead-agent-reset.yaml" >/run/ra-lab/play-reset.log 2>&1 ||
                 { cat /run/ra-lab/play-reset.log; lab_fail "podman kube play readahead-agent-reset.yaml failed"; }
         wait_for 60 eval 'reset_logs | grep -q "readahead-ctl reset done"' ||
                 { reset_logs; lab_fail "the reset pod does not say it is done"; }
         for mp in "${mounts[@]}"; do
                 lab_expect_eq "$mp after the reset pod (the kernel's)" "$(bdi_kb "${bdi_at[$mp]}")" "${kernel_kb[$mp]}"
         done
+        local reset_pid
+        reset_pid=$(podman inspect "$(podman ps -a --format '{{.Names}}' | grep -- '-reset$' | head -n 1)" --format '{{.State.Pid}}')
+        [ "$(readlink "/proc/$reset_pid/ns/net")" != "$(readlink /proc/1/ns/net)" ] ||
+                lab_fail "the reset pod runs in the host's network namespace"
         podman kube down "$manifests/readahead-agent-reset.yaml" >/dev/null 2>&1 || lab_fail "podman kube down of the reset pod failed"
 }
 
@@ -165,6 +187,7 @@ t_all=$EPOCHREALTIME
 setup_exports
 load_image
 play_agent
+check_privileges
 for mp in "${mounts[@]}"; do check_mount "$mp"; done
 check_down_and_reset
 lab_log "PASS in $(seconds_since "$t_all") s"

@@ -8,6 +8,8 @@
 # A user checks:
 #   - /etc/readahead-agent (the administrator's override) is byte for byte
 #     what it was before;
+#   - the upgrade replays no udev event of a disk or a mount (the new
+#     postinst runs readahead-ctl apply instead);
 #   - no device leaves its value while the packages change hands: a sampler
 #     reads every disk's and mount's read_ahead_kb every 20 ms through the
 #     upgrade (0.1.0's prerm resets only on remove, not on upgrade);
@@ -39,7 +41,7 @@ upgrade_expected_previous() {
 }
 
 check_upgrade() {
-        local old new etc_before etc_after since sampler
+        local old new etc_before etc_after since sampler monitor
         old=$(ls "$state"/debs/previous/readahead-agent_0.1.0_*.deb) || lab_fail "no 0.1.0 .deb was shared"
         new=$(ls "$state"/debs/readahead-agent_*.deb)
         lab_log "upgrade: apt install $(basename "$old")"
@@ -66,9 +68,17 @@ check_upgrade() {
         sampler=$!
         since=$(date '+%Y-%m-%d %H:%M:%S')
         sleep 1
+        # The upgrade replays no event: apply writes what differs.
+        udevadm monitor --udev --subsystem-match=block --subsystem-match=bdi >"$state/upgrade-events" 2>&1 &
+        monitor=$!
+        sleep 0.5
         lab_log "upgrade: apt install $(basename "$new")"
         apt-get install -y -q "$new" </dev/null || { kill "$sampler"; lab_fail "apt install of the new .deb over 0.1.0 failed"; }
         udevadm settle
+        kill "$monitor"
+        wait "$monitor" 2>/dev/null || true
+        lab_expect_eq "udev events of disks and mounts during the upgrade" \
+                "$(grep -E '^UDEV' "$state/upgrade-events" || true)" ""
         sleep 1
         wait_for 30 test "$(upgrade_values)" = "$(upgrade_expected)" ||
                 lab_log "values after the upgrade: $(upgrade_values | tr '\n' ' ')"
