@@ -259,7 +259,7 @@ mount -t nfs -o vers=4.2,rsize=1048576 127.0.0.1:/srv/nfs/top /mnt/half || vm_fa
 refused "stacked mounts" /mnt/half "too: a rule by it would decide both"
 umount /mnt/half
 mkdir -p "/mnt/with space"
-vm_nfs_mount 4.2 1048576 data "/mnt/with space"
+vm_nfs_mount 4.2 1048576 top "/mnt/with space" # top's only mount now
 refused "a mount point with a space" "/mnt/with space" "cannot stand in a profile line"
 umount "/mnt/with space"
 vm_log "ok: (f) advise --write for NFS: written by server and mount point, applied across a remount, refused when ambiguous"
