@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The plot (matplotlib) and the markdown tables of bench/apps.
 
@@ -200,7 +200,7 @@ def plot(cells, png):
         ax.legend(fontsize=8)
     for ax in list(axes.flat)[len(groups):]:
         ax.set_visible(False)
-    fig.suptitle("bench/apps: each application's own metric, % of its best (star: where advise ended)")
+    fig.suptitle("bench/apps: % of the best median (star: where advise ended)", fontsize=9)
     fig.tight_layout()
     fig.savefig(png, dpi=80)
 
