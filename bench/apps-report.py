@@ -96,7 +96,7 @@ def load(tsv):
             c.fixed[kb].append(v)
         elif note.startswith("round"):
             m = re.match(r"round\d+:?(\S*)", note)
-            c.rounds.append((kb, (m.group(1) if m else "") or "?"))
+            c.rounds.append((kb, (m.group(1).split(",")[0] if m else "") or "?"))
         elif note.startswith("final"):
             c.final.append(v)
             c.final_kb = kb
