@@ -16,6 +16,7 @@ test_deps=(umockdev libumockdev-dev python3 clang libclang-rt-dev valgrind nfs-c
            blhc piuparts autopkgtest # tests/package: quality.sh (blhc), piuparts.sh, package.sh's autopkgtest
            debhelper dpkg-dev lintian devscripts systemd) # the last line: tests/package (the .deb)
 test_deps+=(strace) # tests/umockdev/advise-write.sh: holds a rename to race two advise runs
+test_deps+=(rocksdb-tools postgresql e2fsprogs) # tests/real/advise-app-*.sh: db_bench and a PostgreSQL scan on ext4 (bench/apps installs the rest itself)
 
 packages=("${build_deps[@]}")
 if [ "${1:-}" = --test ]; then

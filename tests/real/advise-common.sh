@@ -160,3 +160,51 @@ ra_device_json() {
 d = [d for d in json.load(open(sys.argv[1]))["devices"] if d["device"] == sys.argv[2]][0]
 print(eval(sys.argv[3]))' "$1" "$2" "$3"
 }
+
+# The advise-app-* tests: an application from Debian's archive on ext4 on
+# the HDD model, in a group with less memory than its data (tests/real/apps.sh).
+. "$(dirname "$0")/apps.sh"
+
+# ra_app_fs DEV NAME: ext4 on DEV, mounted on $RA_TMP/mnt/NAME (unmounted at
+# exit); ra_app_cold DEV NAME drops its page cache (and the device's) by
+# mounting it again, nobody else's.
+ra_app_fs() {
+        command -v mkfs.ext4 >/dev/null || ra_skip "mkfs.ext4 (e2fsprogs) is not installed"
+        mkfs.ext4 -q -E nodiscard "/dev/$1" || ra_fail "mkfs.ext4 /dev/$1 failed"
+        ra_mount "$2" -o noatime "/dev/$1"
+}
+ra_app_cold() {
+        umount "$RA_TMP/mnt/$2" && blockdev --flushbufs "/dev/$1" && mount -o noatime "/dev/$1" "$RA_TMP/mnt/$2" ||
+                ra_fail "could not mount /dev/$1 again"
+}
+
+# ra_exec_in PROCS CMD...: CMD in the group PROCS (ra_hdd_group), waited for.
+ra_exec_in() {
+        local -n in_group=$1
+        local saved=("${RA_EMU_PROCS[@]}") rc=0
+        shift
+        RA_EMU_PROCS=("${in_group[@]}")
+        ra_emu_exec "$@" || rc=$?
+        RA_EMU_PROCS=("${saved[@]}")
+        return "$rc"
+}
+
+# ra_db_bench_bg PROCS DB OUT BENCH ARGS...: db_bench BENCH on the database DB
+# in the group, in the background (pid in RA_WORKLOAD_PID), output to OUT;
+# ra_db_bench_wait OUT BENCH waits for it and sets RA_DB_OPS to its ops/s.
+ra_db_bench_bg() {
+        local procs=$1 db=$2 out=$3 bench=$4
+        shift 4
+        (ra_exec_in "$procs" db_bench --db="$db" --use_existing_db=1 --benchmarks="$bench" --threads=1 \
+                --ops_between_duration_checks=10 "${RA_DB_FLAGS[@]}" "$@" >"$out" 2>&1) &
+        RA_WORKLOAD_PID=$!
+        RA_BG_PIDS+=("$RA_WORKLOAD_PID")
+}
+ra_db_bench_wait() {
+        local rc=0
+        wait "$RA_WORKLOAD_PID" || rc=$?
+        RA_BG_PIDS=()
+        RA_DB_OPS=$(ra_db_ops "$2" <"$1")
+        [ "$rc" = 0 ] && [ -n "$RA_DB_OPS" ] || { cat "$1" >&2; ra_fail "db_bench $2 failed (exit status $rc)"; }
+        ra_log "db_bench $2: $(grep "^$2 " "$1")"
+}
