@@ -43,9 +43,13 @@ enum {
         ARG_WRITE,
 };
 
-const struct option verb_advise_options[] = {
-        { "time", required_argument, NULL, ARG_TIME },
-        { "write", no_argument, NULL, ARG_WRITE },
+const struct ctl_option verb_advise_options[] = {
+        { .getopt = { "time", required_argument, NULL, ARG_TIME },
+          .arg = "SECONDS",
+          .help = "observing time (default 30)" },
+        { .getopt = { "write", no_argument, NULL, ARG_WRITE },
+          .help = "make the suggestion a rule for the device by the\n"
+                  "same ids, and apply it" },
         {},
 };
 

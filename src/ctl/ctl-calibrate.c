@@ -39,13 +39,25 @@ enum {
         ARG_WRITE,
 };
 
-const struct option verb_calibrate_options[] = {
-        { "time", required_argument, NULL, ARG_TIME },
-        { "min", required_argument, NULL, ARG_MIN },
-        { "max", required_argument, NULL, ARG_MAX },
-        { "rounds", required_argument, NULL, ARG_ROUNDS },
-        { "streams", required_argument, NULL, ARG_STREAMS },
-        { "write", no_argument, NULL, ARG_WRITE },
+const struct ctl_option verb_calibrate_options[] = {
+        { .getopt = { "time", required_argument, NULL, ARG_TIME },
+          .arg = "SECONDS",
+          .help = "measuring time (default 120)" },
+        { .getopt = { "min", required_argument, NULL, ARG_MIN },
+          .arg = "SIZE",
+          .help = "read_ahead_kb from (default 16K)" },
+        { .getopt = { "max", required_argument, NULL, ARG_MAX },
+          .arg = "SIZE",
+          .help = "read_ahead_kb to (default 16M)" },
+        { .getopt = { "rounds", required_argument, NULL, ARG_ROUNDS },
+          .arg = "N",
+          .help = "rounds, interleaved (default 3)" },
+        { .getopt = { "streams", required_argument, NULL, ARG_STREAMS },
+          .arg = "N",
+          .help = "streams read at once (default 4)" },
+        { .getopt = { "write", no_argument, NULL, ARG_WRITE },
+          .help = "make the knee a rule for the device by its\n"
+                  "ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it" },
         {},
 };
 

@@ -32,19 +32,29 @@ struct status_options {
 
 static struct status_options options;
 
-const struct option verb_status_options[] = {
-        { "output", required_argument, NULL, 'o' },
-        { "list", no_argument, NULL, 'l' },
-        { "raw", no_argument, NULL, 'r' },
-        { "noheadings", no_argument, NULL, 'n' },
-        { "all", no_argument, NULL, 'a' },
+const struct ctl_option verb_status_options[] = {
+        { .getopt = { "output", required_argument, NULL, 'o' },
+          .arg = "LIST",
+          .help = "columns, comma-separated; +LIST adds to the default\n"
+                  "(%s); see the\n"
+                  "man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON",
+          .fill = status_default_columns },
+        { .getopt = { "list", no_argument, NULL, 'l' }, .help = "one row per device, no tree" },
+        { .getopt = { "raw", no_argument, NULL, 'r' },
+          .help = "cells separated by one blank, escaped; no tree;\n"
+                  "only the table is printed" },
+        { .getopt = { "noheadings", no_argument, NULL, 'n' },
+          .help = "no heading line; only the table is printed" },
+        { .getopt = { "all", no_argument, NULL, 'a' },
+          .help = "also disks without media (size 0: empty loop\n"
+                  "devices, unsized zram), in every format" },
         {},
 };
 
 bool verb_status_table_option(const char *option) {
-        for (const struct option *o = verb_status_options; o->name; o++)
-                if (strcmp(o->name, option) == 0)
-                        return o->val != 'a';
+        for (const struct ctl_option *o = verb_status_options; o->getopt.name; o++)
+                if (strcmp(o->getopt.name, option) == 0)
+                        return o->getopt.val != 'a';
         return false;
 }
 
@@ -75,10 +85,10 @@ int verb_status_parse(struct ctl *ctl, int argc, char **argv) {
                         options.table_given = c;
         }
         if (options.table_given && ctl->format != FORMAT_TABLE) {
-                const struct option *o = verb_status_options;
-                while (o->val != options.table_given)
+                const struct ctl_option *o = verb_status_options;
+                while (o->getopt.val != options.table_given)
                         o++;
-                ctl_refuse_option("status", o->name);
+                ctl_refuse_option("status", o->getopt.name);
                 return -1;
         }
         return optind;

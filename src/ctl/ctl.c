@@ -33,44 +33,15 @@ static const struct verb verbs[] = {
 
 #define N_VERBS (sizeof(verbs) / sizeof(verbs[0]))
 
-/* main's options; every verb takes them, before or after its name. Values
- * from 0x100: no short form. */
-enum {
-        ARG_JSON = 0x100,
-        ARG_FORMAT,
-        ARG_ROOT,
-        ARG_HELP,
-        ARG_VERSION,
-        ARG_LIST_VERBS,
-        ARG_LIST_OPTIONS,
-        ARG_LIST_COLUMNS,
-        ARG_LIST_KEYS,
-        ARG_LIST_GAUGES,
-};
-
-static const struct option main_options[] = {
-        { "json", no_argument, NULL, ARG_JSON },
-        { "format", required_argument, NULL, ARG_FORMAT },
-        { "root", required_argument, NULL, ARG_ROOT },
-        { "help", no_argument, NULL, ARG_HELP },
-        { "version", no_argument, NULL, ARG_VERSION },
-        /* Not in --help: the tables, one name a line, for the tests that
-         * hold the completion, man pages and README against them. */
-        { "list-verbs", no_argument, NULL, ARG_LIST_VERBS },
-        { "list-options", no_argument, NULL, ARG_LIST_OPTIONS },
-        { "list-columns", no_argument, NULL, ARG_LIST_COLUMNS },
-        { "list-keys", no_argument, NULL, ARG_LIST_KEYS },
-        { "list-gauges", no_argument, NULL, ARG_LIST_GAUGES },
-        {},
-};
-
-#define N_MAIN_OPTIONS (sizeof(main_options) / sizeof(main_options[0]) - 1)
-
-static const struct option *find_option(const struct option *opts, const char *name) {
-        for (; opts && opts->name; opts++)
-                if (strcmp(opts->name, name) == 0)
+static const struct ctl_option *find_option(const struct ctl_option *opts, const char *name) {
+        for (; opts && opts->getopt.name; opts++)
+                if (strcmp(opts->getopt.name, name) == 0)
                         return opts;
         return NULL;
+}
+
+static bool has_short(const struct option *o) {
+        return o->val > 0 && o->val < 0x100;
 }
 
 static bool verb_takes(const struct verb *v, unsigned takes, const char *option) {
@@ -99,57 +70,134 @@ static const char *verbs_taking(unsigned takes, const char *option, char *buf, s
         return buf;
 }
 
-static void help(void) {
-        char json[128], prometheus[64]; /* verbs_taking() */
-        char columns[128];
+/* The fills of --json's and --format's help. */
+static const char *json_verbs(char *buf, size_t size) {
+        return verbs_taking(TAKES_JSON, NULL, buf, size);
+}
 
+static const char *prometheus_verbs(char *buf, size_t size) {
+        return verbs_taking(TAKES_PROMETHEUS, NULL, buf, size);
+}
+
+/* main's options; every verb takes them, before or after its name. Values
+ * from 0x100: no short form. */
+enum {
+        ARG_JSON = 0x100,
+        ARG_FORMAT,
+        ARG_ROOT,
+        ARG_HELP,
+        ARG_VERSION,
+        ARG_LIST_VERBS,
+        ARG_LIST_OPTIONS,
+        ARG_LIST_COLUMNS,
+        ARG_LIST_KEYS,
+        ARG_LIST_GAUGES,
+};
+
+static const struct ctl_option main_options[] = {
+        { .getopt = { "json", no_argument, NULL, ARG_JSON },
+          .help = "machine-readable output, for\n"
+                  "%s",
+          .fill = json_verbs },
+        { .getopt = { "format", required_argument, NULL, ARG_FORMAT },
+          .arg = "FORMAT",
+          .help = "table (default), json (= --json), or\n"
+                  "prometheus: the text format of node_exporter's\n"
+                  "textfile collector (%s)",
+          .fill = prometheus_verbs },
+        { .getopt = { "root", required_argument, NULL, ARG_ROOT },
+          .arg = "DIR",
+          .help = "read configuration below DIR" },
+        { .getopt = { "help", no_argument, NULL, ARG_HELP }, .help = "this text" },
+        { .getopt = { "version", no_argument, NULL, ARG_VERSION }, .help = "the version" },
+        /* Hidden (no help): the tables, one row a line, for the tests that
+         * hold the completion, man pages and README against them. */
+        { .getopt = { "list-verbs", no_argument, NULL, ARG_LIST_VERBS } },
+        { .getopt = { "list-options", no_argument, NULL, ARG_LIST_OPTIONS } },
+        { .getopt = { "list-columns", no_argument, NULL, ARG_LIST_COLUMNS } },
+        { .getopt = { "list-keys", no_argument, NULL, ARG_LIST_KEYS } },
+        { .getopt = { "list-gauges", no_argument, NULL, ARG_LIST_GAUGES } },
+        {},
+};
+
+#define N_MAIN_OPTIONS (sizeof(main_options) / sizeof(main_options[0]) - 1)
+
+/* Neither in --help nor in --list-options: main's --list-*, o in opts. Any
+ * other option without a help is listed, for tests/tables to refuse. */
+static bool hidden(const struct ctl_option *opts, const struct ctl_option *o) {
+        return opts == main_options && o->getopt.val >= ARG_LIST_VERBS;
+}
+
+/* o's help, its fill's text in place of "%s"; NULL: none. */
+static const char *option_help(const struct ctl_option *o, char *buf, size_t size) {
+        char fill[256];
+
+        if (!o->help || !o->fill)
+                return o->help;
+        snprintf(buf, size, o->help, o->fill(fill, sizeof(fill)));
+        return buf;
+}
+
+#define HELP_INDENT 26
+
+/* "  -o, --output LIST       columns, ...", a help's later lines indented
+ * under its first. */
+static void help_options(const struct ctl_option *opts) {
+        char head[HELP_INDENT], text[512];
+
+        for (const struct ctl_option *o = opts; o->getopt.name; o++) {
+                const struct option *g = &o->getopt;
+
+                if (hidden(opts, o))
+                        continue;
+                int len = has_short(g) ? snprintf(head, sizeof(head), "-%c, ", g->val) : 0;
+                snprintf(head + len, sizeof(head) - (size_t) len, "--%s%s%s", g->name, o->arg ? " " : "",
+                         o->arg ? o->arg : "");
+                printf("  %-*s", HELP_INDENT - 2, head);
+                for (const char *p = option_help(o, text, sizeof(text)); p && *p; p++) {
+                        putchar(*p);
+                        if (*p == '\n')
+                                printf("%*s", HELP_INDENT, "");
+                }
+                putchar('\n');
+        }
+}
+
+static void help(void) {
         printf("Usage: readahead-ctl [OPTIONS] VERB [ARGS]\n\nVerbs:\n");
         for (size_t i = 0; i < N_VERBS; i++)
                 printf("  %-10s %s\n", verbs[i].name, verbs[i].help);
-        printf("\nOptions:\n"
-               "  --json        machine-readable output, for\n"
-               "                %s\n"
-               "  --format=FMT  table (default), json (= --json), or prometheus: the text\n"
-               "                format of node_exporter's textfile collector (%s)\n"
-               "  --root DIR    read configuration below DIR\n",
-               verbs_taking(TAKES_JSON, NULL, json, sizeof(json)),
-               verbs_taking(TAKES_PROMETHEUS, NULL, prometheus, sizeof(prometheus)));
-        printf("  --help, --version\n\n"
-               "Options of status (the table):\n"
-               "  -o, --output LIST       columns, comma-separated; +LIST adds to the default\n"
-               "                          (%s); see the\n"
-               "                          man page for all, e.g. KIND,SIZE,STRIPE,DRIFT,REASON\n"
-               "  -l, --list              one row per device, no tree\n"
-               "  -r, --raw               cells separated by one blank, escaped; no tree\n"
-               "  -n, --noheadings        no heading line\n"
-               "  (with --raw or --noheadings only the table is printed)\n"
-               "  -a, --all               also disks without media (size 0: empty loop\n"
-               "                          devices, unsized zram), in every format\n\n"
-               "Options of calibrate:\n"
-               "  --time SECONDS          measuring time (default 120)\n"
-               "  --min SIZE, --max SIZE  read_ahead_kb from, to (default 16K, 16M)\n"
-               "  --rounds N              rounds, interleaved (default 3)\n"
-               "  --streams N             streams read at once (default 4)\n"
-               "  --write                 make the knee a rule for the device by its\n"
-               "                          ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it\n\n"
-               "Options of advise:\n"
-               "  --time SECONDS          observing time (default 30)\n"
-               "  --write                 make the suggestion a rule for the device by the\n"
-               "                          same ids, and apply it\n\n"
-               "Exit status: 0 success, 1 configuration error, unknown device, failed\n"
-               "write or output that could not be written, 2 usage error.\n",
-               status_default_columns(columns, sizeof(columns)));
+        printf("\nOptions:\n");
+        help_options(main_options);
+        for (size_t i = 0; i < N_VERBS; i++)
+                if (verbs[i].options) {
+                        printf("\nOptions of %s:\n", verbs[i].name);
+                        help_options(verbs[i].options);
+                }
+        printf("\nExit status: 0 success, 1 configuration error, unknown device, failed\n"
+               "write or output that could not be written, 2 usage error.\n");
 }
 
-/* --list-options: "VERB --NAME [-X]" a line, "* --NAME" for main's. */
-static void list_options(const char *verb, const struct option *opts) {
-        for (const struct option *o = opts; o && o->name; o++) {
-                if (opts == main_options && o->val >= ARG_LIST_VERBS)
-                        continue; /* hidden */
-                printf("%s --%s", verb, o->name);
-                if (o->val > 0 && o->val < 0x100)
-                        printf(" -%c", o->val);
-                printf("\n");
+/* --list-options: "VERB --NAME -X ARG HELP" a line, "*" for main's
+ * options, "-" for no short form, no argument or no help; the help's lines
+ * joined by blanks. */
+static void list_options(const char *verb, const struct ctl_option *opts) {
+        char text[512];
+
+        for (const struct ctl_option *o = opts; o && o->getopt.name; o++) {
+                const char *h = option_help(o, text, sizeof(text));
+
+                if (hidden(opts, o))
+                        continue;
+                printf("%s --%s", verb, o->getopt.name);
+                if (has_short(&o->getopt))
+                        printf(" -%c", o->getopt.val);
+                else
+                        printf(" -");
+                printf(" %s ", o->arg ? o->arg : "-");
+                for (h = h ? h : "-"; *h; h++)
+                        putchar(*h == '\n' ? ' ' : *h);
+                putchar('\n');
         }
 }
 
@@ -234,13 +282,22 @@ void ctl_refuse_option(const char *verb, const char *option) {
 static struct option all_options[32];
 static char all_short[2 * 32 + 2] = "+";
 
-static void all_options_add(const struct option *opts, size_t *n) {
-        for (const struct option *o = opts; o && o->name; o++) {
-                if (find_option(all_options, o->name))
+static bool all_options_have(const char *name, size_t n) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(all_options[i].name, name) == 0)
+                        return true;
+        return false;
+}
+
+static void all_options_add(const struct ctl_option *opts, size_t *n) {
+        for (const struct ctl_option *row = opts; row && row->getopt.name; row++) {
+                const struct option *o = &row->getopt;
+
+                if (all_options_have(o->name, *n))
                         continue;
                 assert(*n + 1 < sizeof(all_options) / sizeof(all_options[0]));
                 all_options[(*n)++] = *o;
-                if (o->val > 0 && o->val < 0x100 && !strchr(all_short, o->val)) {
+                if (has_short(o) && !strchr(all_short, o->val)) {
                         size_t len = strlen(all_short);
                         all_short[len++] = (char) o->val;
                         if (o->has_arg == required_argument)
@@ -323,12 +380,12 @@ int ctl_getopt(struct ctl *ctl, int argc, char **argv) {
                 }
                 if (!ctl->verb)
                         return c;
-                const struct option *own = find_option(ctl->verb->options, all_options[index].name);
+                const struct ctl_option *own = find_option(ctl->verb->options, all_options[index].name);
                 if (!own) {
                         ctl_refuse_option(ctl->verb->name, all_options[index].name);
                         return '?';
                 }
-                return own->val;
+                return own->getopt.val;
         }
 }
 

@@ -44,17 +44,32 @@ enum {
 };
 
 /*
- * A verb takes main's options (main_options[] in ctl.c)
- * and its own, which its file lists (options) and reads (parse). An
- * option's value is the letter of its short form, or from 0x100 for none;
- * values need only differ within a verb, letters across all verbs.
+ * An option of readahead-ctl, described once: getopt_long() reads getopt,
+ * --help and --list-options (for tests/tables) the rest. getopt.val is the
+ * letter of its short form, or from 0x100 for none; values need only differ
+ * within a verb, letters across all verbs. A table ends with {}.
+ */
+struct ctl_option {
+        struct option getopt;
+        const char *arg; /* its value's name in --help; NULL: none */
+        /* --help's text; its later lines are indented under the first. A
+         * "%s" in it is fill()'s text, where there is a fill. NULL only for
+         * main's hidden --list-* options; tests/tables holds every other
+         * option to having one. */
+        const char *help;
+        const char *(*fill)(char *buf, size_t size);
+};
+
+/*
+ * A verb takes main's options (main_options[] in ctl.c) and its own, which
+ * its file lists (options) and reads (parse).
  */
 struct verb {
         const char *name;
         int min_args, max_args; /* max_args < 0: any number */
         int (*run)(struct ctl *ctl, int argc, char **argv);
-        unsigned takes;               /* TAKES_* */
-        const struct option *options; /* {} at the end; NULL: none */
+        unsigned takes;                   /* TAKES_* */
+        const struct ctl_option *options; /* {} at the end; NULL: none */
         /* Reads the options of argv (argv[0] is the program's name) with
          * ctl_getopt(); returns the index of the first argument, or -1 after
          * saying what is wrong. NULL: there are none of the verb's own. */
@@ -75,7 +90,7 @@ void ctl_refuse_option(const char *verb, const char *option);
 
 int verb_status(struct ctl *ctl, int argc, char **argv);
 int verb_status_parse(struct ctl *ctl, int argc, char **argv);
-extern const struct option verb_status_options[];
+extern const struct ctl_option verb_status_options[];
 /* -o, -l, -r, -n: options of the table, which status refuses in the other
  * formats; every verb names them "of the status table". */
 bool verb_status_table_option(const char *option);
@@ -92,10 +107,10 @@ int verb_reset(struct ctl *ctl, int argc, char **argv);
 int verb_cat_config(struct ctl *ctl, int argc, char **argv);
 int verb_calibrate(struct ctl *ctl, int argc, char **argv);
 int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv);
-extern const struct option verb_calibrate_options[];
+extern const struct ctl_option verb_calibrate_options[];
 int verb_advise(struct ctl *ctl, int argc, char **argv);
 int verb_advise_parse(struct ctl *ctl, int argc, char **argv);
-extern const struct option verb_advise_options[];
+extern const struct ctl_option verb_advise_options[];
 
 /* "file:section" with the file's directory dropped, for tables. */
 const char *short_rule(const char *rule);
