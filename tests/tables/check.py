@@ -17,6 +17,8 @@ read for the names.
   man/readahead.conf.5.scd      keys, per section
   tests/fuzz/profile.dict       keys
   tests/fuzz/corpus/profile/all-keys.conf   [Profile] and [Rule] keys
+  readahead-ctl --help          options (each must have a help in its table),
+                                and readahead-ctl(8) their arguments' names
   readahead-agent --help, readahead-agent.8.scd
                                 the agent's options (readahead-agent --list-options)
   docs/json.md                  the columns' --json fields, and the other fields
@@ -85,7 +87,8 @@ def check_only(where, what, wanted, found):
 
 VERBS = [w[0] for w in table("--list-verbs")]
 OPTIONS = {}  # verb ("*": main's) -> its long options
-for w in table("--list-options"):
+OPTION_ROWS = table("--list-options")  # VERB --NAME -X ARG HELP ("-": none)
+for w in OPTION_ROWS:
     OPTIONS.setdefault(w[0], []).append(w[1])
 COLUMNS = [w[0] for w in table("--list-columns")]
 GAUGES = {}  # "status" (the columns') or "advise" -> its gauges
@@ -134,6 +137,23 @@ check_has("readahead-ctl(8) --format", "status's Prometheus gauges", GAUGES["sta
           re.findall(r"\*(readahead_[a-z_]+)\*", section(man_ctl, r"^\*--format\*=", r"^\*--")))
 check_has("readahead-ctl(8) advise", "advise's Prometheus gauges", GAUGES["advise"],
           re.findall(r"\*(readahead_[a-z_]+)\*", section(commands, r"^\*advise\*", r"^\*[a-z-]+\*")))
+
+# ---- readahead-ctl's options -----------------------------------------------------
+# Each described once, in its table (main's in src/ctl/ctl.c, a verb's in
+# ctl-VERB.c): every option has a help, --help prints it, and the man page
+# names it with its argument's name.
+no_help = [f"{w[0]} {w[1]}" for w in OPTION_ROWS if len(w) < 5 or w[4:] == ["-"]]
+if no_help:
+    ratest.fail("every readahead-ctl option has a help in its table", "a help", "none for " + ", ".join(no_help))
+else:
+    ratest.ok(f"all {len(OPTION_ROWS)} readahead-ctl options have a help")
+ctl_help = subprocess.run([CTL, "--help"], check=True, capture_output=True, text=True).stdout
+help_heads = [re.sub(r"^-[a-z], ", "", l.strip()).split()[0] for l in ctl_help.splitlines()
+              if re.match(r"  (-[a-z], )?--", l)]
+check_has("readahead-ctl --help", "options", sorted({o for opts in OPTIONS.values() for o in opts}), help_heads)
+man_args = {(n, a) for n, a in re.findall(r"\*(--[a-z-]+)\*[= ]_([A-Z]+)_", man_ctl)}
+wanted_args = sorted({f"{w[1]} {w[3]}" for w in OPTION_ROWS if len(w) >= 4 and w[3] != "-"})
+check_has("readahead-ctl(8)", "options' argument names", wanted_args, {f"{n} {a}" for n, a in man_args})
 
 # ---- README.md ----------------------------------------------------------------
 readme = read("README.md")
