@@ -172,6 +172,10 @@ static size_t window_advise(const struct agent_options *o, struct advise_run *a)
                 n_records += ra_advice_record_of(f, &v, held, made, &records[n_records]);
                 watched[i] = f->name;
         }
+        /* A quiet window after a quiet one changes nothing: no write, and a
+         * record a hand-run advise left (its hold) stays. */
+        if (n_records == 0 && a->signals == 0)
+                goto out;
         int r = ra_advice_records_save(config, records, n_records, watched, a->n);
         if (r < 0 && !a->save_failed)
                 agent_log(LOG_WARNING, NULL, 0,
