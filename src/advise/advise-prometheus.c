@@ -6,8 +6,8 @@
 
 const struct ra_advice_gauge_info ra_advice_gauges[_RA_ADVICE_GAUGE_MAX] = {
         [RA_ADVICE_GAUGE_ADVICE] = { "readahead_advice",
-                                     "readahead-ctl advise's last advice: 1 raise, 0 keep, -1 lower (absent: "
-                                     "no signal)" },
+                                     "the last advice (readahead-ctl advise, readahead-agent --advise-sec): 1 raise, "
+                                     "0 keep, -1 lower (absent: no signal)" },
         [RA_ADVICE_GAUGE_SUGGESTED] = { "readahead_advice_suggested_bytes",
                                         "read_ahead_kb that advice suggests, in bytes" },
         [RA_ADVICE_GAUGE_MADE] = { "readahead_advice_timestamp_seconds",

@@ -46,6 +46,11 @@ static const struct agent_option {
           "rule can be installed: a container, deploy/kubernetes)" },
         { { "check-sec", required_argument, NULL, 'c' }, "N",
           "--watch: put back drifted values every N s (default 60)" },
+        { { "advise-sec", required_argument, NULL, 'a' }, "N",
+          "--watch: observe the disks and NFS mounts as\n"
+          "readahead-ctl advise does, over windows of N s, and\n"
+          "log each window's advice (and keep it for the\n"
+          "--metrics-file); writes no read_ahead_kb (default off)" },
         { { "mountinfo", required_argument, NULL, 'm' }, "PATH",
           "the mount table to read (/proc/1/mountinfo: the\n"
           "host's, from a container with the host's PID namespace)" },
@@ -144,6 +149,13 @@ static int parse_argv(int argc, char **argv, struct agent_options *o) {
                         if (watch_parse_check_sec(optarg, &o->check_sec) < 0) {
                                 fprintf(stderr, "readahead-agent: --check-sec: '%s' is not 1 to %u seconds\n",
                                         optarg, WATCH_CHECK_SEC_MAX);
+                                return -EINVAL;
+                        }
+                        break;
+                case 'a':
+                        if (watch_parse_advise_sec(optarg, &o->advise_sec) < 0) {
+                                fprintf(stderr, "readahead-agent: --advise-sec: '%s' is not 1 to %u seconds\n",
+                                        optarg, WATCH_ADVISE_SEC_MAX);
                                 return -EINVAL;
                         }
                         break;

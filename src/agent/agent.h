@@ -10,6 +10,7 @@
 #include "facts.h"
 #include "metrics-file.h"
 #include "plan.h"
+#include "watch.h"
 
 /*
  * readahead-agent's parts: agent.c reads the event and dispatches to the
@@ -27,6 +28,7 @@ struct agent_options {
         /* --watch (watch.c): its options, and how it runs the handlers. */
         bool watch, reset;
         unsigned check_sec;
+        unsigned advise_sec; /* --advise-sec: advise's window, 0: off (advise-agent.c) */
         const char *metrics_file;
         const char *ctl_path; /* --ctl: the readahead-ctl that --watch and --reset run */
         const char *alive_file; /* --watch writes it, --check-alive reads it (alive.c) */
@@ -131,6 +133,27 @@ void metrics_continue(const struct agent_options *o, struct metrics_run *m, uint
 int metrics_timeout_ms(const struct metrics_run *m, uint64_t now_ms);
 /* The agent is stopping: the child killed, the temporary removed. */
 void metrics_stop(struct metrics_run *m);
+
+/* --watch --advise-sec (advise-agent.c): advise's window over the whole
+ * disks and NFS mounts there are at its start, a sample a second, the
+ * advice logged and kept for status at its end; never a write. */
+struct ra_advise_window;
+struct advise_run {
+        struct advise_clock clock; /* window_sec 0: off, nothing runs */
+        struct ra_advise_window *win; /* NULL: the last start failed */
+        struct ra_facts *facts;       /* the window's devices */
+        size_t n;
+        size_t signals; /* devices with a signal in the last window */
+        bool failed, save_failed; /* logged once until it works again */
+};
+/* The first window, from a sample at now_ms; nothing when off. */
+void advise_start(const struct agent_options *o, struct udev *udev, struct advise_run *a, uint64_t now_ms);
+/* Until the next sample; -1 when off. */
+int advise_timeout_ms(const struct advise_run *a, uint64_t now_ms);
+/* A sample when due; at a window's end its advice, and a new window. True
+ * when the metrics file should be written again. */
+bool advise_continue(const struct agent_options *o, struct udev *udev, struct advise_run *a, uint64_t now_ms);
+void advise_stop(struct advise_run *a);
 
 /* --watch: runs until SIGTERM or SIGINT; the exit code. */
 int run_watch(struct agent_options *o);

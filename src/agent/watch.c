@@ -177,7 +177,7 @@ static void beat(const struct agent_options *o) {
 /* Until SIGTERM or SIGINT (0) or a failed poll (1): udev's events, the
  * mount table's changes, and the check every check_sec. */
 static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_monitor *mon, int sfd,
-                      int mfd, struct metrics_run *metrics) {
+                      int mfd, struct metrics_run *metrics, struct advise_run *advise) {
         uint64_t due_ms = now_ms() + (uint64_t) o->check_sec * 1000;
         for (;;) {
                 struct pollfd fds[] = {
@@ -187,7 +187,9 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                 };
                 uint64_t now = now_ms();
                 int n = poll(fds, mfd >= 0 ? 3 : 2,
-                             timeout_min(watch_poll_timeout_ms(now, due_ms), metrics_timeout_ms(metrics, now)));
+                             timeout_min(timeout_min(watch_poll_timeout_ms(now, due_ms),
+                                                     metrics_timeout_ms(metrics, now)),
+                                         advise_timeout_ms(advise, now)));
                 if (n < 0 && errno != EINTR) {
                         agent_log(LOG_ERR, NULL, 0, "poll failed: %m");
                         return 1;
@@ -240,6 +242,9 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                         pass_all(o, udev, false, &mounts);
                         o->quiet = false;
                 }
+                /* --advise-sec: a sample when due; a window's advice in the file at once */
+                if (advise_continue(o, udev, advise, now_ms()))
+                        metrics_start(o, metrics, now_ms());
                 if (now_ms() >= due_ms) {
                         struct pass_count checked = {};
                         o->recheck = o->quiet = true;
@@ -257,6 +262,7 @@ int run_watch(struct agent_options *o) {
         struct udev_monitor *mon = NULL;
         int sfd = -1, mfd = -1, ret = 1;
         struct metrics_run metrics = { .file = { .dir_fd = -1, .fd = -1 } };
+        struct advise_run advise = {};
 
         /* The handlers print udev's READAHEAD_* lines; here nobody reads them. */
         int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -291,8 +297,14 @@ int run_watch(struct agent_options *o) {
                   "version %s, watching: %u disks and %u mounts at start, udev events, %s, a check every %u s",
                   RA_VERSION, count.disks, count.bdis, ra_mountinfo_path(), o->check_sec);
 
-        ret = watch_loop(o, udev, mon, sfd, mfd, &metrics);
+        advise_start(o, udev, &advise, now_ms());
+        if (o->advise_sec > 0)
+                agent_log(LOG_INFO, NULL, 0,
+                          "advising every %u s: %zu disks and NFS mounts observed, read_ahead_kb never written",
+                          o->advise_sec, advise.n);
+        ret = watch_loop(o, udev, mon, sfd, mfd, &metrics, &advise);
 out:
+        advise_stop(&advise);
         metrics_stop(&metrics);
         if (mfd >= 0)
                 close(mfd);

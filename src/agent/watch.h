@@ -43,3 +43,30 @@ int alive_check(const char *path);
  * (a check over many devices, an event storm) after its last check. */
 #define WATCH_ALIVE_SLACK_SEC 20u
 bool watch_alive(uint64_t now_ms, uint64_t beat_ms, unsigned check_sec);
+
+/*
+ * --advise-sec (advise-agent.c): a window of N seconds of advise's samples,
+ * one a second, on the loop's poll() timeout; off (no timeout, no wakeup)
+ * when N is 0. A sample that comes late (a long pass) is taken once, and
+ * the next one is due at the next whole second of the window: missed
+ * seconds are not made up.
+ */
+#define WATCH_ADVISE_SEC_MAX 86400u
+int watch_parse_advise_sec(const char *s, unsigned *ret);
+
+struct advise_clock {
+        unsigned window_sec; /* 0: off */
+        uint64_t start_ms;   /* the window's first sample */
+        uint64_t next_ms;    /* the next sample */
+};
+
+/* A new window from a first sample taken at now_ms. */
+void advise_clock_start(struct advise_clock *c, uint64_t now_ms);
+/* poll()'s timeout until the next sample: -1 when off, 0 when due. */
+int advise_clock_timeout_ms(const struct advise_clock *c, uint64_t now_ms);
+/* Whether a sample is due at now_ms. */
+bool advise_clock_due(const struct advise_clock *c, uint64_t now_ms);
+/* After a sample at now_ms: true when it ended the window (the advice is
+ * made then, and the next window starts); else the next sample's time is
+ * set. */
+bool advise_clock_sampled(struct advise_clock *c, uint64_t now_ms);

@@ -128,8 +128,8 @@ static void test_prometheus(void) {
         REQUIRE(f);
         ra_advice_prometheus(f, r, 2);
         fclose(f);
-        CHECK_STR("# HELP readahead_advice readahead-ctl advise's last advice: 1 raise, 0 keep, -1 lower "
-                  "(absent: no signal)\n"
+        CHECK_STR("# HELP readahead_advice the last advice (readahead-ctl advise, readahead-agent "
+                  "--advise-sec): 1 raise, 0 keep, -1 lower (absent: no signal)\n"
                   "# TYPE readahead_advice gauge\n"
                   "readahead_advice{device=\"sda\",kind=\"block\",class=\"hdd\"} 1\n"
                   "readahead_advice{device=\"a\\\"b\",kind=\"mount\",class=\"nfs\"} -1\n"

@@ -78,6 +78,52 @@ static void test_alive(void)
         CHECK_INT(true, watch_alive(UINT64_MAX, UINT64_MAX - 1000, WATCH_CHECK_SEC_MAX));
 }
 
+static void test_advise_sec(void)
+{
+        unsigned v = 7;
+        CHECK_INT(0, watch_parse_advise_sec("5", &v));
+        CHECK_INT(5, v);
+        CHECK_INT(0, watch_parse_advise_sec("86400", &v));
+        CHECK_INT(86400, v);
+        v = 7;
+        CHECK_INT(-EINVAL, watch_parse_advise_sec("0", &v));
+        CHECK_INT(-EINVAL, watch_parse_advise_sec("86401", &v));
+        CHECK_INT(-EINVAL, watch_parse_advise_sec("5s", &v));
+        CHECK_INT(-EINVAL, watch_parse_advise_sec("", &v));
+        CHECK_INT(-EINVAL, watch_parse_advise_sec(NULL, &v));
+        CHECK_INT(7, v);
+}
+
+/* Off: no timeout, never due. A 3 s window: samples at 1, 2 and 3 s, the
+ * last one ends it; a late sample skips the seconds it missed. */
+static void test_advise_clock(void)
+{
+        struct advise_clock off = {};
+        CHECK_INT(-1, advise_clock_timeout_ms(&off, 5000));
+        CHECK_INT(false, advise_clock_due(&off, UINT64_MAX));
+
+        struct advise_clock c = { .window_sec = 3 };
+        advise_clock_start(&c, 10000);
+        CHECK_INT(1000, advise_clock_timeout_ms(&c, 10000));
+        CHECK_INT(false, advise_clock_due(&c, 10999));
+        CHECK_INT(true, advise_clock_due(&c, 11000));
+        CHECK_INT(false, advise_clock_sampled(&c, 11003));
+        CHECK_INT(997, advise_clock_timeout_ms(&c, 11003));
+        CHECK_INT(false, advise_clock_sampled(&c, 12000));
+        CHECK_INT(13000, (int) c.next_ms);
+        CHECK_INT(true, advise_clock_sampled(&c, 13001));
+
+        /* late: at 2.5 s of a 10 s window, the next sample is at 3 s */
+        advise_clock_start(&c, 0);
+        c.window_sec = 10;
+        CHECK_INT(false, advise_clock_sampled(&c, 2500));
+        CHECK_INT(3000, (int) c.next_ms);
+        /* never past the window's end */
+        CHECK_INT(false, advise_clock_sampled(&c, 9999));
+        CHECK_INT(10000, (int) c.next_ms);
+        CHECK_INT(true, advise_clock_sampled(&c, 10000));
+}
+
 int main(void)
 {
         TEST_MAIN_BEGIN;
@@ -86,5 +132,7 @@ int main(void)
         RUN(test_check_sec);
         RUN(test_poll_timeout);
         RUN(test_alive);
+        RUN(test_advise_sec);
+        RUN(test_advise_clock);
         TEST_MAIN_END;
 }
