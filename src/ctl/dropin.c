@@ -30,15 +30,12 @@ static bool id_value_ok(const char *v) {
         return true;
 }
 
-static bool is_nfs(const struct ra_facts *f) {
-        return f->kind == RA_KIND_MOUNT && f->fstype && strncmp(f->fstype, "nfs", 3) == 0;
-}
-
 bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
         static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
 
         if (f->kind == RA_KIND_MOUNT) {
-                if (!is_nfs(f) || !id_value_ok(f->mount_point) || !id_value_ok(f->server))
+                /* classify's NFS class: the fact decide() and advise read too */
+                if (f->class != RA_CLASS_NFS || !id_value_ok(f->mount_point) || !id_value_ok(f->server))
                         return false;
                 *ret = (struct stable_id){ "MountPoint", f->mount_point, f->server };
                 return true;
@@ -136,6 +133,17 @@ static int dropin_holds_other_rule(const char *verb, const char *path, const cha
         return 0;
 }
 
+/* Whether the rule rule_selector() writes for id picks device o as well:
+ * a disk with the same property, whichever id find_stable_id() would pick
+ * for it; a mount with the same server and mount point. */
+static bool rule_would_pick(const struct stable_id *id, const struct ra_facts *o) {
+        if (id->server)
+                return o->kind == RA_KIND_MOUNT && o->mount_point && o->server &&
+                       strcmp(o->mount_point, id->value) == 0 && strcmp(o->server, id->server) == 0;
+        const char *v = ra_facts_get_prop(o, id->key);
+        return o->kind == RA_KIND_BLOCK && v && strcmp(v, id->value) == 0;
+}
+
 int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct stable_id *id) {
         struct ctl_device *list = NULL;
         size_t n = 0;
@@ -148,10 +156,7 @@ int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts
         }
         for (size_t i = 0; i < n && r == 0; i++) {
                 const struct ra_facts *o = &list[i].facts;
-                struct stable_id other;
-                if (strcmp(o->name, f->name) != 0 && find_stable_id(o, &other) && strcmp(other.key, id->key) == 0 &&
-                    strcmp(other.value, id->value) == 0 && !other.server == !id->server &&
-                    (!id->server || strcmp(other.server, id->server) == 0)) {
+                if (strcmp(o->name, f->name) != 0 && rule_would_pick(id, o)) {
                         ctl_error(verb,
                                   "%s=%s names %s and %s too: a rule by it would decide both; nothing written, "
                                   "add a rule by hand",
