@@ -13,15 +13,23 @@ bool ra_attribute_cgroup(const struct ra_cgroup_delta *d, const double *weights,
                         continue;
                 double share = weights[i] / sum;
                 per_device[i].majfaults += share * d->ev.majfaults;
+                per_device[i].process_majfaults += share * d->ev.process_majfaults;
                 per_device[i].refault_pages += share * d->ev.refault_pages;
                 if (d->have_steal)
                         per_device[i].steal_pages += share * d->ev.steal_pages;
         }
         explained->majfaults += d->ev.majfaults;
+        explained->process_majfaults += d->ev.process_majfaults;
         explained->refault_pages += d->ev.refault_pages;
         if (d->have_steal)
                 explained->steal_pages += d->ev.steal_pages;
         return true;
+}
+
+bool ra_attribute_process(double majfaults, const double *weights, size_t n, struct ra_events *per_device,
+                          struct ra_events *explained) {
+        const struct ra_cgroup_delta d = { .ev = { .majfaults = majfaults, .process_majfaults = majfaults } };
+        return ra_attribute_cgroup(&d, weights, n, per_device, explained);
 }
 
 bool ra_cgroup_events_plausible(const struct ra_events *ev, double seconds) {

@@ -8,13 +8,17 @@
 /*
  * Attribution per cgroup for advise: a cgroup's refaults, major faults and
  * reclaim go to the devices that cgroup read, by its own reads per device.
+ * Where one memory cgroup holds readers of several io cgroups (v1), each
+ * process's major faults go by the reads of its own io cgroup: the kernel
+ * counts faults per process, refaults and reclaim only per memory cgroup.
  * Pure: counters in, shares out; the cgroup sampler (advise-cgroup.h) reads
  * the files (parsed by advise-parse.h) and keeps the samples.
  */
 
-/* Events over one interval, for a cgroup or a device. */
+/* Events over one interval, for a cgroup, a process or a device. */
 struct ra_events {
         double majfaults, refault_pages, steal_pages;
+        double process_majfaults; /* of majfaults, those attributed per process */
 };
 
 /* One cgroup's event deltas, and which it has (v1 has no pgsteal). */
@@ -40,6 +44,12 @@ bool ra_attribute_cgroup(const struct ra_cgroup_delta *d, const double *weights,
  * (2^64-1) fails: the cgroup explains nothing in that interval. */
 bool ra_cgroup_events_plausible(const struct ra_events *ev, double seconds);
 bool ra_cgroup_reads_plausible(double read_bytes, double seconds);
+
+/* One process's major faults over an interval, split by the reads per
+ * device of its io cgroup, as ra_attribute_cgroup() (and counted in
+ * process_majfaults too). */
+bool ra_attribute_process(double majfaults, const double *weights, size_t n, struct ra_events *per_device,
+                          struct ra_events *explained);
 
 /* What no cgroup explains: host - explained, never below zero. */
 struct ra_events ra_events_unexplained(const struct ra_events *host, const struct ra_events *explained);

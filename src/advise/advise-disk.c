@@ -73,8 +73,9 @@ void ra_disk_observe_interval_cg(struct ra_disk_observed *o, const struct ra_dis
                                  bool psi, double seconds, unsigned page_kb) {
         const double page_bytes = (double) page_kb * 1024;
         const struct ra_events none = {};
-        const struct ra_events host_ev = { (double) host->majfaults, (double) host->refault_file_pages,
-                                           (double) host->steal_file_pages };
+        const struct ra_events host_ev = { .majfaults = (double) host->majfaults,
+                                           .refault_pages = (double) host->refault_file_pages,
+                                           .steal_pages = (double) host->steal_file_pages };
         const struct ra_events rest = ra_events_unexplained(&host_ev, explained ? explained : &none);
 
         o->seconds += seconds;
@@ -92,6 +93,7 @@ void ra_disk_observe_interval_cg(struct ra_disk_observed *o, const struct ra_dis
                 o->refault_bytes += from_cgroups->refault_pages * page_bytes;
                 o->reclaim_bytes += from_cgroups->steal_pages * page_bytes;
                 o->cgroup_majfaults += from_cgroups->majfaults;
+                o->process_majfaults += from_cgroups->process_majfaults;
                 o->cgroup_refault_bytes += from_cgroups->refault_pages * page_bytes;
                 o->cgroup_reclaim_bytes += from_cgroups->steal_pages * page_bytes;
         }

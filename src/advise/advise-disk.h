@@ -94,6 +94,8 @@ struct ra_disk_observed {
         double majfaults, refault_bytes, reclaim_bytes, direct_bytes;
         /* ...of which from cgroups: the rest is the host-wide share. */
         double cgroup_majfaults, cgroup_refault_bytes, cgroup_reclaim_bytes;
+        /* ...and of cgroup_majfaults, those counted per process (ra_attribute_process()). */
+        double process_majfaults;
         /* Stall time of intervals in which the device read, not shared. */
         double mem_some_seconds, io_some_seconds;
         bool psi; /* /proc/pressure/ was readable */

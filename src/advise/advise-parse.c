@@ -212,6 +212,29 @@ int ra_proc_cgroup_path(const char *text, size_t len, const char *controller, ch
         return -ENOENT;
 }
 
+int ra_proc_stat_parse(const char *text, size_t len, struct ra_proc_stat *ret) {
+        /* "PID (COMM) STATE PPID ...": COMM may hold ")", spaces and
+         * newlines, the numbers none: the fields start after the last ')' */
+        const char *close = NULL;
+        for (const char *s = text; s < text + len; s++)
+                if (*s == ')')
+                        close = s;
+        if (!close)
+                return -EINVAL;
+        const char *eol = memchr(close, '\n', (size_t) (text + len - close));
+        struct span line = { close + 1, eol ? eol : text + len }, f;
+        uint64_t flags = 0, majfaults = 0;
+        /* field 3 is the state; 9 the flags, 12 majflt */
+        for (unsigned field = 3; field <= 12; field++) {
+                if (!next_field(&line, &f))
+                        return -EINVAL;
+                if ((field == 9 && !span_u64(f, &flags)) || (field == 12 && !span_u64(f, &majfaults)))
+                        return -EINVAL;
+        }
+        *ret = (struct ra_proc_stat){ .majfaults = majfaults, .kernel_thread = (flags & 0x00200000) != 0 };
+        return 0;
+}
+
 /* ---- cgroup files ----------------------------------------------------------- */
 
 int ra_cgroup_mem_parse(const char *text, size_t len, struct ra_cgroup_mem *ret) {

@@ -54,6 +54,17 @@ int ra_psi_some_total_us(const char *text, size_t len, uint64_t *ret);
  * bytes. (proc-cgroup) */
 int ra_proc_cgroup_path(const char *text, size_t len, const char *controller, char *ret, size_t size);
 
+/* /proc/PID/stat: what advise attributes per process. */
+struct ra_proc_stat {
+        uint64_t majfaults; /* majflt, field 12: the process's own, never its children's */
+        bool kernel_thread; /* PF_KTHREAD in its flags (field 9): it never faults */
+};
+
+/* The fields above, read after the last ')' (the command name in
+ * parentheses may hold anything); -EINVAL when a field is missing or not a
+ * number. (proc-stat) */
+int ra_proc_stat_parse(const char *text, size_t len, struct ra_proc_stat *ret);
+
 /* ---- cgroup files ----------------------------------------------------------- */
 
 /* A cgroup's own memory events, cumulative (memory.stat). v2's counters

@@ -171,6 +171,30 @@ static void advice_cell(const struct watched *w, char *buf, size_t size) {
                 snprintf(buf, size, "%s", ra_advice_to_string(v->kind));
 }
 
+/* Where a device's events came from: its cgroups' own events, its
+ * processes' own major faults (v1: readers of several blkio cgroups in one
+ * memory cgroup), the host's split by share of sectors; "none" without
+ * events. A source under 1% of them is not named. */
+static const char *attributed_by(const struct ra_disk_observed *o, char *buf, size_t size) {
+        double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
+        double by_process = o->process_majfaults;
+        double by_cgroup = o->cgroup_majfaults - by_process + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
+        double by_host = all - by_cgroup - by_process;
+        const struct {
+                double part;
+                const char *name;
+        } sources[] = { { by_cgroup, "cgroups" }, { by_process, "processes" }, { by_host, "host share" } };
+        size_t len = 0;
+
+        if (all <= 0)
+                return "none";
+        buf[0] = 0;
+        for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
+                if (sources[i].part > all * 0.01 && len < size)
+                        len += (size_t) snprintf(buf + len, size - len, "%s%s", len ? " and " : "", sources[i].name);
+        return buf[0] ? buf : "none";
+}
+
 static void print_table(struct watched *w, size_t n, unsigned seconds, bool named) {
         size_t shown = 0, quiet = 0;
         char a[24], stall[24], cell[48];
@@ -211,6 +235,10 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 snprintf(text, sizeof(text), "%s: %s.", cell, w[i].advice.reason);
                 fputs(": ", stdout);
                 print_wrapped(text);
+                char by[64];
+                const char *source = attributed_by(&w[i].e.disk, by, sizeof(by));
+                if (w[i].e.source == RA_EVIDENCE_DISK && strcmp(source, "none") != 0)
+                        printf("  Events attributed by %s.\n", source);
                 if (w[i].written[0] && w[i].applied)
                         printf("  Wrote %s and applied it: read_ahead_kb %s now.\n", w[i].written,
                                ra_format_size_kb(w[i].after_kb, a));
@@ -222,22 +250,12 @@ static void print_table(struct watched *w, size_t n, unsigned seconds, bool name
                 printf("No reads on %zu other disk%s: no signal.\n", quiet, quiet == 1 ? "" : "s");
 }
 
-/* Where a device's evidence came from: its cgroups' own events, the host's
- * split by share of sectors, both, or none (no events at all). */
-static const char *attributed_by(const struct ra_disk_observed *o) {
-        double cg = o->cgroup_majfaults + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
-        double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
-        if (all <= 0)
-                return "none";
-        if (cg >= all * 0.99)
-                return "cgroups";
-        return cg > 0 ? "cgroups and host share" : "host share";
-}
-
 static void json_attribution(struct json *j, const struct ra_disk_observed *o) {
+        char by[64];
         json_begin_object(j, "attribution");
-        json_string(j, "by", attributed_by(o));
+        json_string(j, "by", attributed_by(o, by, sizeof(by)));
         json_double(j, "cgroup_major_faults", o->cgroup_majfaults, 1);
+        json_double(j, "process_major_faults", o->process_majfaults, 1);
         json_double(j, "host_share_major_faults", o->majfaults - o->cgroup_majfaults, 1);
         json_double(j, "cgroup_refault_bytes", o->cgroup_refault_bytes, 0);
         json_double(j, "host_share_refault_bytes", o->refault_bytes - o->cgroup_refault_bytes, 0);

@@ -62,6 +62,32 @@ static void test_split_by_reads(void) {
         CHECK(rest.steal_pages == 0);
 }
 
+/* Two processes in one memory cgroup, each in a blkio cgroup of its own
+ * (v1): A reads device 0 sequentially, B faults on device 1. Split by the
+ * memory cgroup's reads, B's faults would go mostly to A; each process's
+ * own faults go by its own group's reads. */
+static void test_process_faults_go_by_their_group(void) {
+        struct ra_events per_dev[3] = {}, explained = {};
+        const double group_b[3] = { 0, 20e6, 0 };
+        CHECK(ra_attribute_process(110, group_b, 3, per_dev, &explained));
+        /* A faulted nothing; a process whose group read nothing explains nothing */
+        CHECK(!ra_attribute_process(4, (const double[3]){ 0, 0, 0 }, 3, per_dev, &explained));
+        CHECK(fabs(per_dev[0].majfaults) < 1e-9);
+        CHECK(fabs(per_dev[1].majfaults - 110) < 1e-9);
+        CHECK(fabs(per_dev[1].process_majfaults - 110) < 1e-9);
+        CHECK(fabs(explained.majfaults - 110) < 1e-9 && fabs(explained.process_majfaults - 110) < 1e-9);
+        /* the memory cgroup's refaults still go by all its reads */
+        struct ra_cgroup_delta memcg = { .ev = { .refault_pages = 800 } };
+        const double all[3] = { 60e6, 20e6, 0 };
+        CHECK(ra_attribute_cgroup(&memcg, all, 3, per_dev, &explained));
+        CHECK(fabs(per_dev[0].refault_pages - 600) < 1e-9);
+        CHECK(fabs(per_dev[0].process_majfaults) < 1e-9);
+        /* what no process explains is the host's, and none of it per process */
+        struct ra_events host = { .majfaults = 130, .process_majfaults = 0 };
+        struct ra_events rest = ra_events_unexplained(&host, &explained);
+        CHECK(fabs(rest.majfaults - 20) < 1e-9 && rest.process_majfaults == 0);
+}
+
 /* A's reader beside B's thrashing: the host's memory stalls are B's. With
  * attribution A is raised; with the host's share alone it is not. */
 static void test_neighbour_stall_does_not_hold_raise(void) {
@@ -126,6 +152,7 @@ int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_neighbour_refaults_go_to_their_reader);
         RUN(test_split_by_reads);
+        RUN(test_process_faults_go_by_their_group);
         RUN(test_neighbour_stall_does_not_hold_raise);
         RUN(test_own_reclaim_holds_raise);
         RUN(test_cgroup_plausible);

@@ -154,6 +154,31 @@ static void test_proc_cgroup(void) {
         CHECK_INT(0, PARSE(ra_proc_cgroup_path, text, "memory", path, 46));
 }
 
+/* ---- /proc/PID/stat ------------------------------------------------------------- */
+
+static void test_proc_stat(void) {
+        struct ra_proc_stat st;
+
+        /* a process of this machine's, with 3 major faults */
+        CHECK_INT(0, PARSE(ra_proc_stat_parse,
+                           "6948 (cat) R 6944 6944 6084 0 -1 4194304 99 0 3 0 0 0 0 0 20 0 1 0 1274201\n", &st));
+        CHECK_U64(3, st.majfaults);
+        CHECK_INT(0, st.kernel_thread);
+        /* kthreadd: PF_KTHREAD (0x00200000) in its flags */
+        CHECK_INT(0, PARSE(ra_proc_stat_parse, "2 (kthreadd) S 0 0 0 0 -1 2129984 0 0 0 0 0 0 0 0 20 0 1 0 6\n",
+                           &st));
+        CHECK_U64(0, st.majfaults);
+        CHECK_INT(1, st.kernel_thread);
+        /* a name that looks like fields: only the last ')' ends it */
+        CHECK_INT(0, PARSE(ra_proc_stat_parse, "7 (a) R 1 2 3 4 5 6 7 8 9\n) S 1 1 1 0 -1 0 5 0 42 0 0\n", &st));
+        CHECK_U64(42, st.majfaults);
+        /* cut short, no name, a field not a number */
+        CHECK_INT(-EINVAL, PARSE(ra_proc_stat_parse, "7 (a) S 1 1 1 0 -1 0 5 0\n", &st));
+        CHECK_INT(-EINVAL, PARSE(ra_proc_stat_parse, "7 a S 1 1 1 0 -1 0 5 0 42 0 0\n", &st));
+        CHECK_INT(-EINVAL, PARSE(ra_proc_stat_parse, "7 (a) S 1 1 1 0 -1 0 5 0 4x2 0 0\n", &st));
+        CHECK_INT(-EINVAL, PARSE(ra_proc_stat_parse, "7 (a) S 1 1 1 0 -1 0 5 0 18446744073709551616 0\n", &st));
+}
+
 /* ---- memory.stat, io.stat, blkio -------------------------------------------------- */
 
 /* v1: the cgroup's own counters come before the total_ ones. */
@@ -274,6 +299,7 @@ int main(void) {
         RUN(test_vmstat_missing_keys);
         RUN(test_psi);
         RUN(test_proc_cgroup);
+        RUN(test_proc_stat);
         RUN(test_memory_stat_v1);
         RUN(test_memory_stat_v2);
         RUN(test_io_stat_v2);
