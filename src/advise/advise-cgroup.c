@@ -410,9 +410,9 @@ static void sample_cgroup(struct ra_cgroup_sampler *s, const char *path, size_t 
         if (!c)
                 return;
         struct ra_cgroup_delta d = {
-                .ev = { rest_of(mem.majfaults, c->mem.majfaults),
-                        rest_of(mem.refault_file_pages, c->mem.refault_file_pages),
-                        rest_of(mem.steal_pages, c->mem.steal_pages) },
+                .ev = { .majfaults = rest_of(mem.majfaults, c->mem.majfaults),
+                        .refault_pages = rest_of(mem.refault_file_pages, c->mem.refault_file_pages),
+                        .steal_pages = rest_of(mem.steal_pages, c->mem.steal_pages) },
                 .have_steal = mem.have_steal,
         };
         bool was_seen = c->seen;
