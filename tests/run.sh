@@ -146,9 +146,9 @@ if phase fuzz; then
         run cmake -S . -B build-fuzz -DRA_WERROR=ON -DCMAKE_C_COMPILER=clang -DRA_FUZZ=ON -DCMAKE_BUILD_TYPE=Debug
         run cmake --build build-fuzz -j"$jobs" --target fuzz-profile fuzz-expr fuzz-mountinfo fuzz-mountstats fuzz-text \
                 fuzz-diskstats fuzz-vmstat fuzz-psi fuzz-proc-cgroup fuzz-memory-stat fuzz-io-stat fuzz-blkio \
-                fuzz-cgroup-controllers fuzz-cgroup-procs fuzz-proc-stat
+                fuzz-cgroup-controllers fuzz-cgroup-procs fuzz-proc-stat fuzz-tune-state
         for t in profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup memory-stat io-stat blkio \
-                cgroup-controllers cgroup-procs proc-stat; do
+                cgroup-controllers cgroup-procs proc-stat tune-state; do
                 run fuzz_one "$t"
         done
 fi

@@ -21,22 +21,6 @@ static int record_path(const char *root, char *buf, size_t size, const char *suf
         return n < 0 || (size_t) n >= size ? -ENAMETOOLONG : 0;
 }
 
-/* Text a label and the line format carry as it is: valid UTF-8 without
- * control characters (so no tab, no line break), not empty. */
-static bool clean_text(const char *s) {
-        size_t len = strlen(s);
-        if (len == 0)
-                return false;
-        for (size_t i = 0; i < len;) {
-                unsigned cp;
-                size_t k = ra_utf8_decode(s + i, len - i, &cp);
-                if (k == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
-                        return false;
-                i += k;
-        }
-        return true;
-}
-
 static bool known_class(const char *s) {
         for (int c = 0; c < _RA_CLASS_MAX; c++)
                 if (strcmp(s, ra_class_to_string((enum ra_class) c)) == 0)
@@ -65,7 +49,7 @@ static bool parse_line(char *line, struct ra_advice_record *ret) {
         if (!copy_field(r.name, sizeof(r.name), field[0]) || !copy_field(r.kind, sizeof(r.kind), field[1]) ||
             !copy_field(r.class, sizeof(r.class), field[2]))
                 return false;
-        if (!clean_text(r.name) || ra_kind_from_string(r.kind) < 0 ||
+        if (!ra_text_is_clean_field(r.name) || ra_kind_from_string(r.kind) < 0 ||
             !known_class(r.class))
                 return false;
         long g = strtol(field[3], &end, 10);
@@ -225,7 +209,7 @@ int ra_advice_records_save(const struct ra_config *c, const struct ra_advice_rec
         }
         n_list = kept;
         for (size_t i = 0; i < n; i++)
-                if (clean_text(r[i].name))
+                if (ra_text_is_clean_field(r[i].name))
                         records_put(list, &n_list, &r[i]);
         fd = mkostemp(tmp, O_CLOEXEC);
         if (fd < 0)

@@ -7,7 +7,8 @@
  * gets its advice logged with its numbers, the advice is kept in the record
  * that `readahead-ctl status --format=prometheus` prints (advise-record.h,
  * the same gauges as `readahead-ctl advise`), and the metrics file is
- * written again. read_ahead_kb is never written here.
+ * written again. Devices whose rule says Tune=yes take the step the
+ * advice allows (tune-agent.c); the others are only observed.
  */
 #include <errno.h>
 #include <malloc.h>
@@ -127,7 +128,7 @@ static void window_start(struct advise_run *a, struct udev *udev, uint64_t now) 
 
 /* One device's advice in the log: its numbers in the message, the advice in
  * fields. No signal is not logged. */
-static void log_advice(const struct ra_facts *f, const struct ra_advice *v) {
+static void log_advice(const struct ra_facts *f, const struct ra_advice *v, bool tuning) {
         char device[RA_NAME_MAX + 24], advice[40], suggested[64], current[64], n1[RA_U64_TEXT], n2[RA_U64_TEXT];
         char a[24], b[24];
 
@@ -138,10 +139,11 @@ static void log_advice(const struct ra_facts *f, const struct ra_advice *v) {
         ra_str_join(current, sizeof(current), "READAHEAD_KB=", ra_u64_text(n2, f->current_kb), NULL);
         const char *fields[] = { device, advice, suggested, current };
         agent_log(LOG_INFO, fields, 4,
-                  "%s: advice %s, read_ahead_kb %s suggested (%s now, observing only): %.1f MiB/s in %.0fK "
+                  "%s: advice %s, read_ahead_kb %s suggested (%s now, %s): %.1f MiB/s in %.0fK "
                   "requests, %.0f%% busy: %s",
                   f->name, ra_advice_to_string(v->kind), ra_format_size_kb(v->suggested_kb, a),
-                  ra_format_size_kb(f->current_kb, b), v->read_bytes_per_s / (1 << 20), v->request_kb,
+                  ra_format_size_kb(f->current_kb, b), tuning ? "Tune=yes" : "observing only",
+                  v->read_bytes_per_s / (1 << 20), v->request_kb,
                   v->busy * 100, v->reason);
 }
 
@@ -161,17 +163,21 @@ static size_t window_advise(const struct agent_options *o, struct advise_run *a)
         }
         if (ra_advice_records_load(config->root, &last, &n_last) < 0)
                 n_last = 0;
+        struct tune_pass tune;
+        tune_pass_begin(&tune);
         for (size_t i = 0; i < a->n; i++) {
                 const struct ra_facts *f = &a->facts[i];
                 bool held = ra_advice_records_held(last, n_last, f);
                 struct ra_advise_limits l = ra_advise_limits_of(f, &config->profile, held);
                 struct ra_advice v;
                 ra_advise_evidence(ra_advise_window_evidence(a->win, i), &l, &v);
+                bool tuning = tune_device(o, config, &tune, f, &v, made);
                 if (v.kind != RA_ADVICE_NO_SIGNAL)
-                        log_advice(f, &v);
+                        log_advice(f, &v, tuning);
                 n_records += ra_advice_record_of(f, &v, held, made, &records[n_records]);
                 watched[i] = f->name;
         }
+        tune_pass_end(config, &tune);
         /* A quiet window after a quiet one changes nothing: no write, and a
          * record a hand-run advise left (its hold) stays. */
         if (n_records == 0 && a->signals == 0)

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "advise-tune.h"
 #include "config.h"
 #include "facts.h"
 #include "metrics-file.h"
@@ -51,7 +52,12 @@ void log_config_problems(const struct agent_options *o, const struct ra_config *
  * deferred, at the next change event). */
 bool plan_changes_value(const struct ra_plan *plan);
 
-/* Carries out ra_plan_device()'s action for facts (writes unless told not
+/* ra_plan_device() for facts, and the value the agent tuned where the rule
+ * says Tune=yes (ra_tune_plan(): the state file is read for such a rule
+ * only). Every event's plan comes from here. */
+void agent_plan(const struct ra_config *config, const struct ra_facts *facts, struct ra_plan *ret);
+
+/* Carries out agent_plan()'s action for facts (writes unless told not
  * to), logs it and prints READAHEAD_*. */
 void carry_out_plan(const struct agent_options *o, const struct ra_facts *facts, const struct ra_plan *plan);
 
@@ -154,6 +160,23 @@ int advise_timeout_ms(const struct advise_run *a, uint64_t now_ms);
  * when the metrics file should be written again. */
 bool advise_continue(const struct agent_options *o, struct udev *udev, struct advise_run *a, uint64_t now_ms);
 void advise_stop(struct advise_run *a);
+
+/* Tune=yes (tune-agent.c): one pass a window over the devices advised. */
+struct tune_pass {
+        int lock; /* the states' file lock, -1: not taken */
+        struct ra_tune_state *states;
+        size_t n;
+        bool loaded, changed;
+        char boot_id[40];
+};
+void tune_pass_begin(struct tune_pass *t);
+/* The step the guard rails allow for f by its window's advice v, written
+ * and logged. Whether f's rule tunes (its advice is then not "observing
+ * only"). */
+bool tune_device(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+                 const struct ra_facts *f, const struct ra_advice *v, int64_t now);
+/* The states saved when changed, the lock released. */
+void tune_pass_end(const struct ra_config *config, struct tune_pass *t);
 
 /* --watch: runs until SIGTERM or SIGINT; the exit code. */
 int run_watch(struct agent_options *o);

@@ -42,7 +42,7 @@ int handle_bdi(const struct agent_options *o, struct udev *udev, const char *bdi
         log_config_problems(o, config);
 
         if (mounted)
-                ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+                agent_plan(config, &facts, &plan);
         /* FUSE: a value written before FUSE_INIT is lost, the waiter writes it. */
         if (mounted && !(facts.class == RA_CLASS_FUSE && plan_changes_value(&plan) && !o->no_wait))
                 carry_out_plan(o, &facts, &plan);

@@ -59,7 +59,7 @@ int handle_block(const struct agent_options *o, struct udev_device *dev) {
         }
         log_config_problems(o, config);
         struct ra_plan plan;
-        ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+        agent_plan(config, &facts, &plan);
         carry_out_plan(o, &facts, &plan);
 out:
         free(keys);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <syslog.h>
 
+#include "advise-tune.h"
 #include "agent.h"
 #include "drift.h"
 #include "journal.h"
@@ -42,6 +43,11 @@ static void log_result(const struct agent_options *o, const struct ra_facts *f, 
         } else
                 agent_log(LOG_INFO, fields, n_fields, "%s: read_ahead_kb %" PRIu64 " -> %" PRIu64 " (%s; %s)%s",
                           f->name, f->current_kb, d->target_kb, plan->rule, d->reason, drift);
+}
+
+void agent_plan(const struct ra_config *config, const struct ra_facts *facts, struct ra_plan *ret) {
+        ra_plan_device(&config->profile, facts, NULL, 0, ret);
+        (void) ra_tune_plan(ret, &config->profile, facts, config->root, NULL, 0, NULL);
 }
 
 bool plan_changes_value(const struct ra_plan *plan) {

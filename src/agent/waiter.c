@@ -64,7 +64,7 @@ static void keep_value(const struct agent_options *o, struct udev *udev, const s
                             strcmp(ra_str(facts.fstype), ra_str(written->fstype)) == 0;
                 if (same) {
                         struct ra_plan plan;
-                        ra_plan_device(&config->profile, &facts, NULL, 0, &plan);
+                        agent_plan(config, &facts, &plan);
                         if (plan_changes_value(&plan))
                                 carry_out_plan(o, &facts, &plan);
                 }
@@ -181,7 +181,7 @@ int wait_bdi(const struct agent_options *o, const char *bdi) {
 
         log_config_problems(o, config);
         struct ra_plan plan;
-        ra_plan_device(&config->profile, &w.facts, NULL, 0, &plan);
+        agent_plan(config, &w.facts, &plan);
         bool fuse = w.facts.class == RA_CLASS_FUSE && plan_changes_value(&plan);
         if (fuse) {
                 if (!fuse_wait_init(&w.facts, config->agent.mount_wait_sec))
@@ -189,7 +189,7 @@ int wait_bdi(const struct agent_options *o, const char *bdi) {
                 /* FUSE_INIT may have changed the facts: plan again after it. */
                 if (real_lookup(&w) < 0)
                         goto out;
-                ra_plan_device(&config->profile, &w.facts, NULL, 0, &plan);
+                agent_plan(config, &w.facts, &plan);
         }
         carry_out_plan(o, &w.facts, &plan);
         if ((fuse || ra_bdi_is_btrfs(bdi)) && !o->dry_run)

@@ -437,6 +437,7 @@ static const struct key keys[] = {
         { SECTION_RULE,    "Size",           key_rule_size,     WHOLE_RULE },
         { SECTION_RULE,    "Minimum",        key_size,          RULE(min_kb), .limit = true },
         { SECTION_RULE,    "Maximum",        key_size,          RULE(max_kb), .limit = true },
+        { SECTION_RULE,    "Tune",           key_bool,          RULE(tune) },
 };
 
 const char *ra_config_key(size_t i, const char **ret_section) {

@@ -72,6 +72,9 @@ struct ra_rule {
         unsigned size_line;
         uint64_t min_kb, max_kb; /* 0: no clamp */
         unsigned limits_line;    /* Minimum=/Maximum= in the file being parsed; 0: not there */
+        /* Tune=yes: the agent may move the value within [Minimum, Maximum]
+         * by what advise sees (advise-tune.h) */
+        bool tune;
 };
 
 struct ra_profile {

@@ -127,3 +127,36 @@ const char *ra_facts_get_prop(const struct ra_facts *f, const char *key) {
                         return f->props[i].value;
         return NULL;
 }
+
+/* A value a profile line carries unchanged: printable ASCII with no space
+ * (lists of globs are split at spaces) and no quote or comment character. */
+static bool id_value_ok(const char *v) {
+        size_t n = v ? strlen(v) : 0;
+
+        if (n == 0 || n > RA_STABLE_ID_MAX)
+                return false;
+        for (const char *p = v; *p; p++)
+                if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
+                        return false;
+        return true;
+}
+
+bool ra_find_stable_id(const struct ra_facts *f, struct ra_stable_id *ret) {
+        static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
+
+        if (f->kind == RA_KIND_MOUNT) {
+                /* classify's NFS class: the fact decide() and advise read too */
+                if (f->class != RA_CLASS_NFS || !id_value_ok(f->mount_point) || !id_value_ok(f->server))
+                        return false;
+                *ret = (struct ra_stable_id){ "MountPoint", f->mount_point, f->server };
+                return true;
+        }
+        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+                const char *v = ra_facts_get_prop(f, keys[i]);
+                if (id_value_ok(v)) {
+                        *ret = (struct ra_stable_id){ keys[i], v, NULL };
+                        return true;
+                }
+        }
+        return false;
+}

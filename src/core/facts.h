@@ -225,3 +225,18 @@ void ra_facts_done(struct ra_facts *f);
 /* Copies key and value; returns -ENOMEM only. */
 int ra_facts_add_prop(struct ra_facts *f, const char *key, const char *value);
 const char *ra_facts_get_prop(const struct ra_facts *f, const char *key);
+
+#define RA_STABLE_ID_MAX 100
+
+struct ra_stable_id {
+        const char *key; /* ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; MountPoint */
+        const char *value;
+        const char *server; /* an NFS mount's server; NULL for a disk */
+};
+
+/* What a rule can pick this device by on every boot: ID_WWN, else ID_SERIAL
+ * (both from the drive), else the array's or the mapping's own UUID for md
+ * and dm; an NFS mount by its server and mount point, which a remount keeps
+ * (its bdi's number is new each time). Only values a profile line carries
+ * unchanged. */
+bool ra_find_stable_id(const struct ra_facts *f, struct ra_stable_id *ret);

@@ -36,6 +36,7 @@ void ra_plan_device(const struct ra_profile *p, const struct ra_facts *f, struct
         struct ra_plan plan = {};
 
         plan.error = ra_decide(p, f, &plan.decision, trace, trace_size);
+        plan.profile_kb = plan.decision.target_kb;
         if (plan.decision.rule)
                 ra_str_join(plan.rule, sizeof(plan.rule), plan.decision.rule->file, ":",
                             plan.decision.rule->section, NULL);

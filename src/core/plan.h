@@ -30,6 +30,10 @@ struct ra_plan {
         int error; /* ra_decide()'s: < 0 when the deciding rule failed */
         enum ra_action action;
         char rule[RA_PATH_MAX + 80]; /* "file:section" of the deciding rule, "" for none */
+        /* Tune=yes: the agent's tuned value replaced the rule's
+         * (decision.target_kb; ra_tune_plan() in src/advise) */
+        uint64_t profile_kb; /* what the rule gives: apply goes back to it */
+        bool tuned;
 };
 
 /* Decides for f (with a trace when trace_size > 0) and picks the action. */

@@ -190,3 +190,17 @@ const char *ra_u64_text(char buf[RA_U64_TEXT], uint64_t v) {
         while (v /= 10);
         return buf;
 }
+
+bool ra_text_is_clean_field(const char *s) {
+        size_t len = strlen(s);
+        if (len == 0)
+                return false;
+        for (size_t i = 0; i < len;) {
+                unsigned cp;
+                size_t k = ra_utf8_decode(s + i, len - i, &cp);
+                if (k == 0 || cp < 0x20 || (cp >= 0x7f && cp < 0xa0))
+                        return false;
+                i += k;
+        }
+        return true;
+}

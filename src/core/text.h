@@ -18,6 +18,10 @@
  * (overlong forms and surrogates are invalid). */
 size_t ra_utf8_decode(const char *s, size_t n, unsigned *ret_cp);
 
+/* Whether s is text a one-line field carries as it is: not empty, valid
+ * UTF-8, no control character (so no tab and no line break). */
+bool ra_text_is_clean_field(const char *s);
+
 /*
  * For people (tables, explain, apply): valid UTF-8 passes, but control
  * characters (C0, DEL, C1), invalid bytes, and a backslash before an 'x'

@@ -77,7 +77,7 @@ struct watched {
         bool held; /* lowered here by an earlier advice: kept in the record */
         struct ra_evidence e; /* the window's */
         struct ra_advice advice;
-        struct stable_id id;
+        struct ra_stable_id id;
         bool have_id;
         char written[RA_PATH_MAX + 80]; /* a drop-in that exists and decides the device */
         bool applied;                   /* ...and its value is in the kernel */
@@ -267,7 +267,7 @@ static void json_attribution(struct json *j, const struct ra_disk_observed *o) {
 static int print_json(struct watched *w, size_t n, unsigned seconds, double cpu_seconds,
                       const struct attribution *attr) {
         struct json j = { .f = stdout };
-        char idbuf[STABLE_ID_MAX + 32];
+        char idbuf[RA_STABLE_ID_MAX + 32];
 
         json_begin_object(&j, NULL);
         json_uint(&j, "seconds", seconds);
@@ -527,7 +527,7 @@ static int watch_list(struct ctl *ctl, int argc, char **argv, struct watched **r
         if (argc == 0)
                 *n = take_watchable(*list, *n_list, w);
         for (size_t i = 0; i < *n; i++) {
-                w[i].have_id = find_stable_id(&w[i].dev.facts, &w[i].id);
+                w[i].have_id = ra_find_stable_id(&w[i].dev.facts, &w[i].id);
                 w[i].refused = dropin_refused_class(&w[i].dev.facts);
         }
         return 0;

@@ -217,10 +217,10 @@ static void print_table(const struct calibration *c) {
 /* The calibration's result: the device, the plan, the knee and what
  * --write wrote. */
 static void print_json_summary(struct json *j, const struct calibration *c, const struct ctl_device *d,
-                               const struct stable_id *id, uint64_t after_kb, const char *written_file,
+                               const struct ra_stable_id *id, uint64_t after_kb, const char *written_file,
                                const char *written_rule) {
         const struct calibrate_plan *p = &c->plan;
-        char idbuf[STABLE_ID_MAX + 32];
+        char idbuf[RA_STABLE_ID_MAX + 32];
 
         json_string(j, "device", c->f->name);
         json_string(j, "class", ra_class_to_string(c->f->class));
@@ -313,7 +313,7 @@ static void print_json_faults(struct json *j, const struct calibration *c) {
         json_end_array(j);
 }
 
-static int print_json(const struct calibration *c, const struct ctl_device *d, const struct stable_id *id,
+static int print_json(const struct calibration *c, const struct ctl_device *d, const struct ra_stable_id *id,
                       uint64_t after_kb, const char *written_file, const char *written_rule) {
         struct json j = { .f = stdout };
 
@@ -346,7 +346,7 @@ static void dropin_comment(const struct calibration *c, char *buf, size_t size) 
 /* The knee as a rule for the device (dropin.c), applied at once. written:
  * the drop-in's path, filled in even when writing it fails; rule:
  * "file:section" once it is written. */
-static int write_knee(struct ctl *ctl, const struct calibration *c, const struct stable_id *id,
+static int write_knee(struct ctl *ctl, const struct calibration *c, const struct ra_stable_id *id,
                       char *written, size_t written_size, char *rule, size_t rule_size, uint64_t *after_kb) {
         char comment[512], section[64] = "", a[24];
         int r;
@@ -367,7 +367,7 @@ static int write_knee(struct ctl *ctl, const struct calibration *c, const struct
 
 /* ---- the verb ------------------------------------------------------------ */
 
-static void print_intro(const struct calibration *c, const struct stable_id *id) {
+static void print_intro(const struct calibration *c, const struct ra_stable_id *id) {
         const struct calibrate_plan *p = &c->plan;
         const struct ra_facts *f = c->f;
         char a[24], b[24], sz[16], text[256];
@@ -414,7 +414,7 @@ static void print_result(const struct calibration *c, const struct ctl_device *d
  * exit code: 128 + the signal that stopped it; failure when the value could
  * not be put back, there is no knee, or --write failed. */
 static int run(struct ctl *ctl, const struct ctl_device *d, const struct calibrate_plan *plan,
-               const struct stable_id *id) {
+               const struct ra_stable_id *id) {
         struct calibration *c = calloc(1, sizeof(*c));
         char written[RA_PATH_MAX + 80] = "", rule[RA_PATH_MAX + 80] = "";
         uint64_t after_kb = d->facts.current_kb;
@@ -451,7 +451,7 @@ out:
 }
 
 int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
-        struct stable_id id;
+        struct ra_stable_id id;
         struct ctl_device d;
         bool have_id;
         int r;
@@ -480,7 +480,7 @@ int verb_calibrate(struct ctl *ctl, int argc, char **argv) {
                 device_done(&d);
                 return EXIT_FAILURE;
         }
-        have_id = find_stable_id(&d.facts, &id);
+        have_id = ra_find_stable_id(&d.facts, &id);
         if (options.write && !have_id) {
                 stable_id_missing("calibrate", &d.facts);
                 device_done(&d);

@@ -4,7 +4,9 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
+#include "advise-tune.h"
 #include "ctl.h"
 #include "decide.h"
 #include "device-json.h"
@@ -202,6 +204,15 @@ static void cap_line(const char *label, uint64_t cap_kb, const char *basis, bool
                 printf("  %-14s %s\n", label, enabled ? "n/a" : "off");
 }
 
+/* The agent's state for a device it tuned (Tune=yes). */
+static bool tuned_state(struct ctl *ctl, const struct ctl_device *d, struct ra_tune_state *ret) {
+        struct ra_plan again = d->plan;
+        again.decision.target_kb = again.profile_kb;
+        again.tuned = false;
+        return d->plan.tuned &&
+               ra_tune_plan(&again, &ctl->config->profile, &d->facts, ctl->config->root, NULL, 0, ret);
+}
+
 /* The outcome, and why the kernel holds another value if it does. */
 static void explain_result(struct ctl *ctl, const struct ctl_device *d) {
         const struct ra_decision *dec = &d->plan.decision;
@@ -220,6 +231,23 @@ static void explain_result(struct ctl *ctl, const struct ctl_device *d) {
         }
         ra_fputs_people(stdout, dec->reason);
         printf(")%s\n", !dec->keep && device_drifts(d) ? "; current differs" : "");
+
+        struct ra_tune_state tune;
+        bool tuned = tuned_state(ctl, d, &tune);
+        if (tuned && tune.hand_kb == dec->target_kb) {
+                printf("Held: %s was written by someone else; the agent keeps it (Tune=yes) until the next boot "
+                       "or 'readahead-ctl apply', which goes back to the rule's %s.\n",
+                       ra_format_size_kb(dec->target_kb, a), ra_format_size_kb(d->plan.profile_kb, b));
+        } else if (tuned) {
+                char when[64];
+                time_t t = (time_t) tune.changed;
+                struct tm tm;
+                strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S %Z", localtime_r(&t, &tm));
+                printf("Tuned: %s since %s, by the agent (Tune=yes): ", ra_format_size_kb(dec->target_kb, a), when);
+                ra_fputs_people(stdout, tune.reason);
+                printf(".\n'readahead-ctl apply' goes back to the rule's %s; tuning then starts again from there.\n",
+                       ra_format_size_kb(d->plan.profile_kb, b));
+        }
 
         drift_of(ctl, d, &drift);
         if (drift.cause != RA_DRIFT_NONE)
@@ -300,6 +328,16 @@ static int explain_json(struct ctl *ctl, const struct ctl_device *d, const char 
         const bool has_target = ra_plan_has_target(&d->plan);
         json_uint_or_null(&j, "rule_kb", has_target, d->plan.decision.rule_kb);
         json_uint_or_null(&j, "target_kb", has_target, d->plan.decision.target_kb);
+        struct ra_tune_state tune;
+        if (tuned_state(ctl, d, &tune)) {
+                json_begin_object(&j, "tuned");
+                json_uint(&j, "profile_kb", d->plan.profile_kb);
+                json_boolean(&j, "by_hand", tune.hand_kb == d->plan.decision.target_kb);
+                json_uint(&j, "changed", (uint64_t) tune.changed);
+                json_string(&j, "reason", tune.reason);
+                json_end_object(&j);
+        } else
+                json_string(&j, "tuned", NULL);
 
         struct ra_drift drift;
         drift_of(ctl, d, &drift);

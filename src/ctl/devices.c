@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "advise-tune.h"
 #include "btrfs.h"
 #include "devices.h"
 #include "output.h"
@@ -38,6 +39,9 @@ static int device_plan(const struct ra_config *c, struct ctl_device *d, bool wit
                         return -ENOMEM;
         }
         ra_plan_device(&c->profile, &d->facts, d->trace, d->trace ? c->profile.n_rules : 0, &d->plan);
+        /* Tune=yes: the value the agent keeps (status and check compare
+         * with it; apply goes back to plan.profile_kb) */
+        (void) ra_tune_plan(&d->plan, &c->profile, &d->facts, c->root, NULL, 0, NULL);
         return 0;
 }
 

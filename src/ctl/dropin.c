@@ -17,39 +17,6 @@
 #include "write-read-ahead.h"
 #include "write.h"
 
-/* A value a profile line carries unchanged: printable ASCII with no space
- * (lists of globs are split at spaces) and no quote or comment character. */
-static bool id_value_ok(const char *v) {
-        size_t n = v ? strlen(v) : 0;
-
-        if (n == 0 || n > STABLE_ID_MAX)
-                return false;
-        for (const char *p = v; *p; p++)
-                if (*p <= ' ' || *p > '~' || strchr(";#\"'", *p))
-                        return false;
-        return true;
-}
-
-bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
-        static const char *const keys[] = { "ID_WWN", "ID_SERIAL", "MD_UUID", "DM_UUID" };
-
-        if (f->kind == RA_KIND_MOUNT) {
-                /* classify's NFS class: the fact decide() and advise read too */
-                if (f->class != RA_CLASS_NFS || !id_value_ok(f->mount_point) || !id_value_ok(f->server))
-                        return false;
-                *ret = (struct stable_id){ "MountPoint", f->mount_point, f->server };
-                return true;
-        }
-        for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
-                const char *v = ra_facts_get_prop(f, keys[i]);
-                if (id_value_ok(v)) {
-                        *ret = (struct stable_id){ keys[i], v, NULL };
-                        return true;
-                }
-        }
-        return false;
-}
-
 /* How much of an escaped id a rule's name keeps: "calibrate-ID_SERIAL-",
  * this, "-" and the hash fit a section name (63 bytes). */
 #define DROPIN_VALUE_MAX 24
@@ -59,8 +26,8 @@ bool find_stable_id(const struct ra_facts *f, struct stable_id *ret) {
  * _XX, its hex), so that X/1 and X:1 differ. Long values keep their start
  * and get a hash of the whole; dropin_write() refuses a file that holds
  * another id, so even a hash collision overwrites nothing. */
-static void rule_name(const char *verb, const struct stable_id *id, char *buf, size_t size) {
-        char clean[3 * STABLE_ID_MAX + 1];
+static void rule_name(const char *verb, const struct ra_stable_id *id, char *buf, size_t size) {
+        char clean[3 * RA_STABLE_ID_MAX + 1];
         size_t n = 0;
         uint32_t hash = 2166136261u; /* FNV-1a */
 
@@ -95,8 +62,8 @@ static void glob_escape(const char *s, char *buf, size_t size) {
 /* The lines of a rule that pick the device: a disk by a udev property, an
  * NFS mount by its server and mount point, each escaped as a glob that
  * matches only itself. */
-static int rule_selector(const struct stable_id *id, char *buf, size_t size) {
-        char glob[2 * STABLE_ID_MAX + 1], server[2 * STABLE_ID_MAX + 1];
+static int rule_selector(const struct ra_stable_id *id, char *buf, size_t size) {
+        char glob[2 * RA_STABLE_ID_MAX + 1], server[2 * RA_STABLE_ID_MAX + 1];
         int n;
 
         glob_escape(id->value, glob, sizeof(glob));
@@ -134,9 +101,9 @@ static int dropin_holds_other_rule(const char *verb, const char *path, const cha
 }
 
 /* Whether the rule rule_selector() writes for id picks device o as well:
- * a disk with the same property, whichever id find_stable_id() would pick
+ * a disk with the same property, whichever id ra_find_stable_id() would pick
  * for it; a mount with the same server and mount point. */
-static bool rule_would_pick(const struct stable_id *id, const struct ra_facts *o) {
+static bool rule_would_pick(const struct ra_stable_id *id, const struct ra_facts *o) {
         if (id->server)
                 return o->kind == RA_KIND_MOUNT && o->mount_point && o->server &&
                        strcmp(o->mount_point, id->value) == 0 && strcmp(o->server, id->server) == 0;
@@ -144,7 +111,7 @@ static bool rule_would_pick(const struct stable_id *id, const struct ra_facts *o
         return o->kind == RA_KIND_BLOCK && v && strcmp(v, id->value) == 0;
 }
 
-int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct stable_id *id) {
+int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct ra_stable_id *id) {
         struct ctl_device *list = NULL;
         size_t n = 0;
         int r = devices_enumerate(ctl->udev, ctl->config, &list, &n);
@@ -176,11 +143,11 @@ const char *dropin_refused_class(const struct ra_facts *f) {
         return NULL;
 }
 
-int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct stable_id *id,
+int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct ra_stable_id *id,
                  const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
                  size_t path_size) {
         const struct ra_config *cfg = ctl->config;
-        char tmp[RA_PATH_MAX + 16], selector[5 * STABLE_ID_MAX], d[24], when[32];
+        char tmp[RA_PATH_MAX + 16], selector[5 * RA_STABLE_ID_MAX], d[24], when[32];
         time_t now = time(NULL);
         struct tm tm;
         int fd, r;
@@ -198,7 +165,7 @@ int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const 
         }
         r = rule_selector(id, selector, sizeof(selector));
         if (r < 0)
-                return r; /* find_stable_id() bounds the values: not reached */
+                return r; /* ra_find_stable_id() bounds the values: not reached */
         r = dropin_holds_other_rule(verb, path, selector);
         if (r < 0)
                 return r;
@@ -317,7 +284,7 @@ void stable_id_missing(const char *verb, const struct ra_facts *f) {
                           "%s: a rule names an NFS mount by its server and mount point, and %s's cannot stand "
                           "in a profile line unchanged (spaces, quotes, comment characters, over %d bytes); "
                           "run without --write and add a rule by hand",
-                          f->name, f->mount_point ? f->mount_point : "its mount point", STABLE_ID_MAX);
+                          f->name, f->mount_point ? f->mount_point : "its mount point", RA_STABLE_ID_MAX);
         else
                 ctl_error(verb,
                           "%s has no stable id (ID_WWN, ID_SERIAL, MD_UUID or DM_UUID) that a rule could use "

@@ -13,20 +13,6 @@
  * active profile in /etc and applied: calibrate --write and advise --write.
  */
 
-#define STABLE_ID_MAX 100
-
-struct stable_id {
-        const char *key; /* ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; MountPoint */
-        const char *value;
-        const char *server; /* an NFS mount's server; NULL for a disk */
-};
-
-/* What a rule can pick this device by on every boot: ID_WWN, else ID_SERIAL
- * (both from the drive), else the array's or the mapping's own UUID for md
- * and dm; an NFS mount by its server and mount point, which a remount keeps
- * (its bdi's number is new each time). Only values a profile line carries
- * unchanged. */
-bool find_stable_id(const struct ra_facts *f, struct stable_id *ret);
 
 /*
  * Writes PROFILE.conf.d/NN-VERB-ID.conf with the comment lines (each
@@ -34,7 +20,7 @@ bool find_stable_id(const struct ra_facts *f, struct stable_id *ret);
  * by id and Size=size_kb; atomically (written aside, renamed). `order` is
  * the file's number, NN. Messages go to stderr, after "readahead-ctl VERB: ".
  */
-int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct stable_id *id,
+int dropin_write(const struct ctl *ctl, const char *verb, unsigned order, const struct ra_stable_id *id,
                  const char *comment, uint64_t size_kb, char *section, size_t section_size, char *path,
                  size_t path_size);
 
@@ -49,12 +35,12 @@ int dropin_apply(struct ctl *ctl, const char *verb, const char *name, const char
 /* -ENOTUNIQ, with a message naming the other device, when another present
  * whole disk has the same id, or another mount the same server and mount
  * point (mounts stacked on one directory): a rule by it would decide both. */
-int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct stable_id *id);
+int dropin_check_unique(struct ctl *ctl, const char *verb, const struct ra_facts *f, const struct ra_stable_id *id);
 
 /* Why a rule for this device is not ours to write (memory devices, optical
  * drives: the profile leaves them alone), or NULL. */
 const char *dropin_refused_class(const struct ra_facts *f);
 
-/* The error for --write on a device that find_stable_id() finds nothing for
+/* The error for --write on a device that ra_find_stable_id() finds nothing for
  * (a disk with no stable id; an NFS mount point a rule cannot name). */
 void stable_id_missing(const char *verb, const struct ra_facts *f);

@@ -132,6 +132,32 @@ ra_workload_join() {
         for p in "${keep[@]}"; do [ "$p" = "$1" ] || RA_BG_PIDS+=("$p"); done
 }
 
+# ra_neighbour_faults OUT [ra_emu_cgroup options...]: the neighbour cases'
+# devices and readers: A ($dev_a, 128K) read by one sequential stream, B
+# ($dev_b, 4M) by random page faults through a read-only mapping, each in
+# an HDD model cgroup of its own (with the options, e.g. -m BYTES: a memory
+# cgroup of its own too), and one run of advise over both (JSON in OUT).
+ra_neighbour_faults() {
+        local out=$1 pid_a pid_b
+        shift
+        ra_hdd_group a dev_a group_a "$@"
+        ra_hdd_group b dev_b group_b "$@"
+        ra_set_ra "$dev_a" 128
+        ra_set_ra "$dev_b" 4096
+        ra_workload_in group_a "$dev_a" "$RA_TMP/a" seq 1 8
+        pid_a=$RA_WORKLOAD_PID
+        ra_workload_in group_b "$dev_b" "$RA_TMP/b" faults 8
+        pid_b=$RA_WORKLOAD_PID
+        sleep 1
+        ra_advise_devices "$out" 5 "$dev_a" "$dev_b"
+        ra_workload_join "$pid_a" "$dev_a" "$RA_TMP/a"
+        ra_workload_join "$pid_b" "$dev_b" "$RA_TMP/b"
+        ra_expect_eq "advise exit status" "$RA_ADVISE_RC" 0
+        ra_expect_eq "A: advice" "$(ra_device_json "$out" "$dev_a" 'd["advice"], d["suggested_kb"]')" "('raise', 512)"
+        ra_expect_eq "B: advice" "$(ra_device_json "$out" "$dev_b" 'd["advice"], d["suggested_kb"]')" "('lower', 1024)"
+        ra_expect_eq "A: fault read-around under 10%" "$(ra_device_json "$out" "$dev_a" 'd["fault_share"] < 0.1')" True
+}
+
 # ra_advise_devices OUT SECONDS DEV...: readahead-ctl --json advise of
 # several devices at once; logs each device's advice and attribution.
 ra_advise_devices() {
