@@ -117,7 +117,12 @@ ra_undo_mounts() {
         RA_MOUNTS=()
 }
 
-# The loop devices ra_attach attached; waits for udev to handle the removals.
+# The loop devices ra_attach attached; waits for udev to handle the
+# removals, then sets each detached device's read_ahead_kb to 0: a loop
+# device keeps its value when detached, and since 6.15 the next attach's
+# queue-limits update keeps a larger one, so what this test (or the agent
+# its rule ran on the detach's change event) left there would be the next
+# test's "kernel value" at attach (a tune lab's 4M was the package test's).
 ra_undo_loops() {
         local l
         for l in "${RA_LOOPS[@]}"; do
@@ -126,6 +131,12 @@ ra_undo_loops() {
         if [ "${#RA_LOOPS[@]}" -gt 0 ]; then
                 udevadm settle --timeout=30 2>/dev/null
         fi
+        for l in "${RA_LOOPS[@]}"; do
+                # only a device no one attached again since (an attached
+                # loop device has a backing file)
+                [ -e "/sys/block/${l#/dev/}/loop/backing_file" ] ||
+                        echo 0 >"/sys/block/${l#/dev/}/queue/read_ahead_kb" 2>/dev/null || true
+        done
         RA_LOOPS=()
 }
 

@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Tune=yes follows a switch and leaves the controls alone (issue 33, point
+# 4, the short version CI runs; bench/tune-hold holds for 30 minutes). Three
+# HDD model devices at the profile's 512K, each rule Tune=yes, one agent
+# with --advise-sec=4:
+#   A: one sequential stream, run after run, until A's value has held two
+#      windows; then random page faults instead: the first lower within 3
+#      windows of the switch;
+#   B: random 4K reads (advise-controls' (f), keep) and C: idle (no
+#      signal), all along: never tuned, 512K at the end.
+. "$(dirname "$0")/advise-common.sh"
+ra_advise_init
+ra_hdd_group a dev_a group_a
+ra_hdd_group b dev_b group_b
+ra_hdd_group c dev_c group_c
+window=4
+log=$RA_TMP/agent.log
+etc=$ROOT/etc/readahead-agent
+mkdir -p "$etc/profiles"
+printf '[Agent]\nProfile=tune-lab\n' >"$etc/readahead.conf"
+cat >"$etc/profiles/tune-lab.conf" <<CONF
+[Profile]
+Description=the tune lab: only the test's devices
+Default=512K
+Minimum=32K
+Maximum=16M
+SmallDeviceCap=no
+
+[Rule everything-else]
+Size=keep
+
+[Rule lab]
+Kind=block
+Name=$dev_a $dev_b $dev_c
+Size=default
+Tune=yes
+CONF
+"$RA_CTL" --root "$ROOT" check >/dev/null || ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
+ra_install_rule
+ra_change "$dev_a" "$dev_b" "$dev_c"
+for d in "$dev_a" "$dev_b" "$dev_c"; do ra_expect_ra "$d" 512; done
+
+# again NAME GROUP DEV ARGS...: the workload run after run until NAME.stop
+again() {
+        local name=$1 group=$2 dev=$3 n=0
+        shift 3
+        while [ ! -e "$RA_TMP/$name.stop" ]; do
+                n=$((n + 1))
+                ra_workload_in "$group" "$dev" "$RA_TMP/$name-run$n" "$@" 2>/dev/null
+                ra_workload_join "$RA_WORKLOAD_PID" "$dev" "$RA_TMP/$name-run$n" 2>/dev/null
+        done
+}
+again seq group_a "$dev_a" seq 1 3 &
+seq_loop=$!
+again rand group_b "$dev_b" rand 4 3 &
+rand_loop=$!
+RA_BG_PIDS+=("$seq_loop" "$rand_loop")
+"$RA_AGENT" --root "$ROOT" --watch --advise-sec=$window --alive-file "$RA_TMP/alive" --ctl "$RA_CTL" 2>"$log" &
+agent=$!
+RA_BG_PIDS+=("$agent")
+
+# A settles: the same value at three window ends in a row, within 8 windows
+sleep 1
+values=()
+for w in 1 2 3 4 5 6 7 8; do
+        sleep $window
+        values+=("$(ra_ra_kb "$dev_a")")
+        n=${#values[@]}
+        ((n >= 3)) && [ "${values[n - 1]}" = "${values[n - 2]}" ] && [ "${values[n - 2]}" = "${values[n - 3]}" ] && break
+done
+settled=${values[-1]}
+ra_log "A with one stream, at each window's end: ${values[*]}"
+((n >= 3)) && [ "${values[n - 1]}" = "${values[n - 3]}" ] || ra_fail "A did not settle in 8 windows: ${values[*]}"
+
+# the switch: random page faults on A
+touch "$RA_TMP/seq.stop"
+wait "$seq_loop"
+again faults group_a "$dev_a" faults 3 &
+faults_loop=$!
+RA_BG_PIDS+=("$faults_loop")
+switched=$SECONDS
+lowered=""
+for w in 1 2 3; do
+        sleep $window
+        now=$(ra_ra_kb "$dev_a")
+        if ((now < settled)); then
+                lowered=$w
+                break
+        fi
+done
+sleep 1
+ra_log "A after the switch: ${settled}K -> $(ra_ra_kb "$dev_a")K, lowered in window ${lowered:-none} ($((SECONDS - switched)) s)"
+touch "$RA_TMP/faults.stop" "$RA_TMP/rand.stop"
+kill -TERM "$agent"
+wait "$agent" || ra_fail "the agent exited $? on SIGTERM"
+wait "$faults_loop" "$rand_loop"
+RA_BG_PIDS=()
+grep ": tune: " "$log" | sed "s/^/# $RA_TEST_NAME: /" >&2
+[ -n "$lowered" ] || ra_fail "A was not lowered within 3 windows of the switch (still ${settled}K)"
+ra_expect_eq "B (random 4K reads): tuning steps" "$(grep -c "^readahead-agent: $dev_b: tune: read_ahead_kb" "$log")" 0
+ra_expect_eq "C (idle): tuning steps" "$(grep -c "^readahead-agent: $dev_c: tune: read_ahead_kb" "$log")" 0
+ra_expect_ra "$dev_b" 512
+ra_expect_ra "$dev_c" 512
