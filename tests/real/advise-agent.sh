@@ -21,14 +21,14 @@ agent=$!
 RA_BG_PIDS+=("$agent")
 # Within 15 s: a window or two of 2 s, and the status run that follows.
 for ((i = 0; i < 150; i++)); do
-        grep -q "^readahead-agent: $dev: advice raise" "$log" &&
+        grep -q "^readahead-agent: $dev: advice raise" <(ra_agent_log "$log") &&
                 grep -q "^readahead_advice{device=\"$dev\"" "$metrics" 2>/dev/null && break
         kill -0 "$agent" 2>/dev/null || break
         sleep 0.1
 done
-ra_log "agent: $(grep "^readahead-agent: $dev:" "$log" | head -n1)"
-grep -q "^readahead-agent: $dev: advice raise, read_ahead_kb 512K suggested (128K now, observing only)" "$log" ||
-        { cat "$log" >&2; ra_fail "no raise for $dev in the agent's log"; }
+ra_log "agent: $(grep "^readahead-agent: $dev:" <(ra_agent_log "$log") | head -n1)"
+grep -q "^readahead-agent: $dev: advice raise, read_ahead_kb 512K suggested (128K now, observing only)" <(ra_agent_log "$log") ||
+        { ra_agent_log "$log" >&2; ra_fail "no raise for $dev in the agent's log"; }
 ra_expect_eq "readahead_advice in $metrics" \
         "$(sed -n "s/^readahead_advice{device=\"$dev\",kind=\"block\",class=\"[a-z]*\"} //p" "$metrics")" 1
 ra_expect_eq "readahead_advice_suggested_bytes in $metrics" \

@@ -123,6 +123,21 @@ ra_workload_in() {
         RA_EMU_PROCS=("${saved[@]}")
 }
 
+# ra_agent_log STDERR: the long-running agent's log, for a test's greps:
+# its stderr (the file STDERR), or, where it logs to the journal instead
+# (systemd's socket is there: a machine or guest under systemd), the
+# journal's messages since the test began, as stderr would have them.
+RA_AGENT_LOG_SINCE=$(date +%s)
+ra_agent_log() {
+        if [ -w /run/systemd/journal/socket ]; then
+                journalctl --sync 2>/dev/null || true
+                journalctl -q --no-pager -o cat SYSLOG_IDENTIFIER=readahead-agent --since "@$RA_AGENT_LOG_SINCE" |
+                        sed 's/^/readahead-agent: /'
+        else
+                cat "$1"
+        fi
+}
+
 # ra_workload_join PID DEV OUT: ra_workload_wait for the workload PID.
 ra_workload_join() {
         local keep=("${RA_BG_PIDS[@]}")

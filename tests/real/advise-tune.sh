@@ -71,7 +71,7 @@ start_agent() {
                 2>>"$log" &
         agent=$!
         RA_BG_PIDS+=("$agent")
-        wait_for 10 test -s "$RA_TMP/alive" || { cat "$log" >&2; ra_fail "the agent did not finish its start pass"; }
+        wait_for 10 test -s "$RA_TMP/alive" || { ra_agent_log "$log" >&2; ra_fail "the agent did not finish its start pass"; }
 }
 stop_agent() {
         kill -TERM "$agent"
@@ -90,16 +90,16 @@ start_agent
 started=$SECONDS
 
 # 1. within 3 windows (9 s), and the window's own sampling, 12 s at most
-wait_for 12 ra_is "$dev_a" 512 || { cat "$log" >&2; ra_fail "A was not raised to 512K within 3 windows"; }
+wait_for 12 ra_is "$dev_a" 512 || { ra_agent_log "$log" >&2; ra_fail "A was not raised to 512K within 3 windows"; }
 ra_log "A raised to 512K after $((SECONDS - started)) s"
-grep "$dev_a: tune:" "$log" | head -n2 >&2
+grep "$dev_a: tune:" <(ra_agent_log "$log") | head -n2 >&2
 grep -q "^readahead-agent: $dev_a: tune: read_ahead_kb 128K -> 512K (Tune=yes): sequential reads limited by readahead" \
-        "$log" || { cat "$log" >&2; ra_fail "no tuning step with its evidence in the agent's log"; }
-grep -q "^readahead-agent: $dev_b: advice raise, read_ahead_kb 512K suggested (128K now, observing only)" "$log" ||
-        { cat "$log" >&2; ra_fail "no observed advice for B"; }
+        <(ra_agent_log "$log") || { ra_agent_log "$log" >&2; ra_fail "no tuning step with its evidence in the agent's log"; }
+grep -q "^readahead-agent: $dev_b: advice raise, read_ahead_kb 512K suggested (128K now, observing only)" <(ra_agent_log "$log") ||
+        { ra_agent_log "$log" >&2; ra_fail "no observed advice for B"; }
 sleep 4 # a window more: B is still only observed
 ra_expect_ra "$dev_b" 128
-grep -q "$dev_b: tune:" "$log" && ra_fail "B's rule does not tune, yet: $(grep "$dev_b: tune:" "$log")"
+grep -q "$dev_b: tune:" <(ra_agent_log "$log") && ra_fail "B's rule does not tune, yet: $(grep "$dev_b: tune:" <(ra_agent_log "$log"))"
 
 # 2. what status and explain say
 ra_expect_status "$dev_a" target_kb 512
@@ -122,7 +122,7 @@ ra_set_ra "$dev_a" 1024
 sleep 7 # two windows
 ra_expect_ra "$dev_a" 1024
 grep -q "^readahead-agent: $dev_a: tune: read_ahead_kb 1M kept: 1M was written by someone else (512K expected)" \
-        "$log" || { cat "$log" >&2; ra_fail "the hand write was not logged as kept"; }
+        <(ra_agent_log "$log") || { ra_agent_log "$log" >&2; ra_fail "the hand write was not logged as kept"; }
 
 # 5. apply goes back to the rule's value and forgets the tuning
 stop_agent

@@ -42,8 +42,13 @@ LAB_STEP=advise
 export RA_HDD_PERCENT=40
 cases=(advise-neighbour-thrash advise-neighbour-faults advise-shared-device advise-converge)
 # Tune=yes on cgroup v2 under Debian 13's systemd: in the trixie guest only
-# (2 minutes more; CI's time is bounded)
-[ "$RA_LAB_SUITE" = trixie ] && cases+=(advise-tune-converge)
+# (2 minutes more; CI's time is bounded). Judged after 4 windows, not 3:
+# here mem32's evidence at 640K said lower once more (52% refaults), and
+# the guard rail took the step to 160K back in the next window.
+if [ "$RA_LAB_SUITE" = trixie ]; then
+        cases+=(advise-tune-converge)
+        export RA_TUNE_SETTLE_WINDOWS=4
+fi
 
 # cgroup v2 only: the cases must not run emulate.sh's v1 path here.
 lab_expect_eq "file system on /sys/fs/cgroup" "$(stat -fc %T /sys/fs/cgroup)" cgroup2fs
