@@ -137,7 +137,9 @@ if phase asan; then
         # a wrong advice twice in a row fails.
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
         run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -LE "$(except_labels 'vm|systemd|debian-root|k8s|advise')"
-        run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -L '^advise$' --repeat until-pass:2
+        # (the long ones, label advise-long, in the release pass only)
+        run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -L '^advise$' -LE '^advise-long$' \
+                --repeat until-pass:2
         unset ASAN_OPTIONS UBSAN_OPTIONS
 fi
 

@@ -76,16 +76,37 @@ uint64_t ra_tune_value(const struct ra_tune_state *s, const struct ra_tune_bound
         return s->tuned_kb;
 }
 
-/* The workload's measure in this window (see enum ra_tune_measure). */
-static enum ra_tune_measure measure_of(const struct ra_advice *v, double *ret) {
+/* What a step on advice v is judged by (see enum ra_tune_measure). */
+static enum ra_tune_measure measure_kind(const struct ra_advice *v) {
         if (v->kind == RA_ADVICE_NO_SIGNAL)
                 return RA_TUNE_MEASURE_NONE;
-        if (v->fault_share >= 0.5 && v->majfaults_per_s > 0) {
-                *ret = v->majfaults_per_s;
+        if (v->fault_share >= 0.5 && v->majfaults_per_s > 0)
                 return RA_TUNE_MEASURE_FAULTS;
+        return v->kind == RA_ADVICE_LOWER ? RA_TUNE_MEASURE_KEPT : RA_TUNE_MEASURE_READS;
+}
+
+/* That measure in the window of advice v. */
+static double measure_in(const struct ra_advice *v, enum ra_tune_measure kind) {
+        double kept = 1 - (v->refault_share < 1 ? v->refault_share : 1);
+        switch (kind) {
+        case RA_TUNE_MEASURE_FAULTS:
+                return v->majfaults_per_s;
+        case RA_TUNE_MEASURE_KEPT:
+                return kept;
+        default:
+                return v->read_bytes_per_s * kept;
         }
-        *ret = v->read_bytes_per_s * (1 - (v->refault_share < 1 ? v->refault_share : 1));
-        return RA_TUNE_MEASURE_READS;
+}
+
+static const char *measure_name(enum ra_tune_measure kind) {
+        switch (kind) {
+        case RA_TUNE_MEASURE_FAULTS:
+                return "faults served a second";
+        case RA_TUNE_MEASURE_KEPT:
+                return "share of reads not thrown away";
+        default:
+                return "useful reads a second";
+        }
 }
 
 /* A fresh start: what a step back taught stays. */
@@ -125,8 +146,6 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
                                    const struct ra_advice *v, int64_t now, const char *boot_id, uint64_t *ret_kb,
                                    char *why, size_t why_size) {
         char x[24], y[24];
-        double measure = 0;
-        enum ra_tune_measure m = measure_of(v, &measure);
 
         why[0] = 0;
         /* Someone else's value stands until the next boot, or until apply
@@ -153,10 +172,14 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
         if (s->direction)
                 s->windows++;
 
-        /* The last step made things worse: back, once. */
-        if (s->direction && !s->stepped_back && s->windows <= RA_TUNE_JUDGE_WINDOWS && m == s->measure &&
-            m != RA_TUNE_MEASURE_NONE && measure < s->measure_before * (1 - RA_TUNE_WORSE) &&
-            s->previous_kb && clamp(s->previous_kb, b) == s->previous_kb) {
+        /* The last step made things worse: back, once. Not judged in the
+         * first window after it: the kernel copies read_ahead_kb into a
+         * file at open, so that window still reads files opened before. */
+        double measure = v->kind != RA_ADVICE_NO_SIGNAL ? measure_in(v, s->measure) : 0;
+        if (s->direction && !s->stepped_back && s->windows >= 2 && s->windows <= RA_TUNE_JUDGE_WINDOWS &&
+            s->measure != RA_TUNE_MEASURE_NONE && v->kind != RA_ADVICE_NO_SIGNAL &&
+            measure < s->measure_before * (1 - RA_TUNE_WORSE) && s->previous_kb &&
+            clamp(s->previous_kb, b) == s->previous_kb) {
                 if (changes_last_hour(s, now) >= RA_TUNE_CHANGES_PER_HOUR) {
                         snprintf(why, why_size, "the step to %s made things worse, but %u changes in the last "
                                  "hour are the most", ra_format_size_kb(current_kb, x), RA_TUNE_CHANGES_PER_HOUR);
@@ -164,13 +187,12 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
                 }
                 char reason[RA_TUNE_REASON_MAX];
                 snprintf(reason, sizeof(reason), "the step to %s made the %s worse (%.3g, was %.3g): back to %s",
-                         ra_format_size_kb(current_kb, x),
-                         m == RA_TUNE_MEASURE_FAULTS ? "faults served a second" : "useful reads a second",
-                         measure, s->measure_before, ra_format_size_kb(s->previous_kb, y));
+                         ra_format_size_kb(current_kb, x), measure_name(s->measure), measure, s->measure_before,
+                         ra_format_size_kb(s->previous_kb, y));
                 *ret_kb = s->previous_kb;
                 s->avoid_kb = current_kb;
                 s->avoid_until = now + 3600;
-                step(s, current_kb, s->previous_kb, now, m, measure, true, reason);
+                step(s, current_kb, s->previous_kb, now, s->measure, measure, true, reason);
                 snprintf(why, why_size, "%s", reason);
                 return RA_TUNE_WRITE;
         }
@@ -201,7 +223,8 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
                 return RA_TUNE_HOLD;
         }
         *ret_kb = want;
-        step(s, current_kb, want, now, m, measure, false, v->reason);
+        enum ra_tune_measure kind = measure_kind(v);
+        step(s, current_kb, want, now, kind, measure_in(v, kind), false, v->reason);
         snprintf(why, why_size, "%s", v->reason);
         return RA_TUNE_WRITE;
 }

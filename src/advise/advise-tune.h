@@ -20,7 +20,8 @@
  *  - a value someone else wrote (by hand, another tool) is kept until the
  *    next boot or until `readahead-ctl apply` puts the profile's back;
  *  - a step that made the workload's own measure worse by RA_TUNE_WORSE
- *    within RA_TUNE_JUDGE_WINDOWS windows is taken back, once;
+ *    in the 2nd to RA_TUNE_JUDGE_WINDOWS-th window after it is taken back,
+ *    once (the first window still reads files opened before the step);
  *  - one step a window, the advice's (at most a factor of 4), within
  *    [Minimum, Maximum] of the rule (else the profile's) and the memory and
  *    small-device caps;
@@ -35,11 +36,14 @@
 #define RA_TUNE_REASON_MAX       200
 
 /* What a step is judged by: for random page faults, the faults served a
- * second; else the bytes read a second that were not thrown away. */
+ * second; for a lower of readahead thrown away, the share of reads not
+ * refaulted (the bytes a second would favour the larger value, whose waste
+ * they count); else the bytes read a second that were not refaulted. */
 enum ra_tune_measure {
         RA_TUNE_MEASURE_NONE,
         RA_TUNE_MEASURE_READS,
         RA_TUNE_MEASURE_FAULTS,
+        RA_TUNE_MEASURE_KEPT,
         _RA_TUNE_MEASURE_MAX,
 };
 
