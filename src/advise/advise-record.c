@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-#define _GNU_SOURCE /* mkostemp */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise-record.h"
 #include "config.h"
 #include "fileio.h"
-#include "mkdir-parents.h"
+#include "state-file.h"
 #include "text.h"
 
 static int record_path(const char *root, char *buf, size_t size, const char *suffix) {
@@ -143,51 +141,37 @@ int ra_advice_records_load(const char *root, struct ra_advice_record **ret, size
         return r < 0 ? r : load_path(path, ret, ret_n);
 }
 
-static int write_records(int fd, const struct ra_advice_record *r, size_t n) {
-        FILE *f = fdopen(fd, "w");
-        int ret = 0;
+/* The list to save, for ra_state_replace(). */
+struct record_list {
+        const struct ra_advice_record *r;
+        size_t n;
+};
 
-        if (!f) {
-                ret = -errno;
-                close(fd);
-                return ret;
-        }
-        for (size_t i = 0; i < n; i++)
-                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\n", r[i].name, r[i].kind,
-                        r[i].class, r[i].gauge, r[i].suggested_kb, r[i].made, r[i].held_kb);
-        if (fflush(f) != 0 || ferror(f))
-                ret = -errno ?: -EIO;
-        if (fclose(f) != 0 && ret == 0)
-                ret = -errno;
-        return ret;
+static int print_records(FILE *f, const void *data) {
+        const struct record_list *l = data;
+        for (size_t i = 0; i < l->n; i++)
+                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\n", l->r[i].name, l->r[i].kind,
+                        l->r[i].class, l->r[i].gauge, l->r[i].suggested_kb, l->r[i].made, l->r[i].held_kb);
+        return 0;
 }
 
 int ra_advice_records_save(const struct ra_config *c, const struct ra_advice_record *r, size_t n,
                            const char *const *watched, size_t n_watched) {
-        char path[RA_PATH_MAX], tmp[RA_PATH_MAX], lock[RA_PATH_MAX];
+        char path[RA_PATH_MAX], lock[RA_PATH_MAX];
         struct ra_advice_record *list = NULL;
         size_t n_list = 0;
-        int fd, lock_fd, ret;
+        int lock_fd, ret;
 
         if (c->root_refused)
                 return -ENAMETOOLONG;
         if (record_path(c->root, path, sizeof(path), "") < 0 ||
-            record_path(c->root, tmp, sizeof(tmp), ".XXXXXX") < 0 ||
             record_path(c->root, lock, sizeof(lock), ".lock") < 0)
                 return -ENAMETOOLONG;
-        ret = ra_mkdir_parents(tmp);
-        if (ret < 0)
-                return ret;
         /* One run at a time reads, merges and replaces the record; each
          * writes its own temporary file. */
-        lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
+        lock_fd = ra_state_lock(lock);
         if (lock_fd < 0)
-                return -errno;
-        if (flock(lock_fd, LOCK_EX) < 0) {
-                ret = -errno;
-                close(lock_fd);
-                return ret;
-        }
+                return lock_fd;
         /* The devices this run did not watch keep their advice. An unreadable
          * old record is replaced. */
         if (load_path(path, &list, &n_list) < 0 || !list) {
@@ -211,17 +195,7 @@ int ra_advice_records_save(const struct ra_config *c, const struct ra_advice_rec
         for (size_t i = 0; i < n; i++)
                 if (ra_text_is_clean_field(r[i].name))
                         records_put(list, &n_list, &r[i]);
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                ret = -errno;
-        else {
-                (void) fchmod(fd, 0644);
-                ret = write_records(fd, list, n_list);
-                if (ret == 0 && rename(tmp, path) < 0)
-                        ret = -errno;
-                if (ret < 0)
-                        unlink(tmp);
-        }
+        ret = ra_state_replace(path, print_records, &(struct record_list){ list, n_list });
         free(list);
         close(lock_fd); /* releases the lock */
         return ret;

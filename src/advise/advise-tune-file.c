@@ -6,7 +6,6 @@
  * times (comma-separated), avoid KiB, avoid until, hand KiB, boot id ("-"
  * for none), reason.
  */
-#define _GNU_SOURCE /* mkostemp */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -14,13 +13,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise-tune.h"
 #include "fileio.h"
-#include "mkdir-parents.h"
+#include "state-file.h"
 #include "text.h"
 
 #define FIELDS 15
@@ -122,22 +120,10 @@ bool ra_tune_state_parse(char *line, struct ra_tune_state *ret) {
 
 int ra_tune_lock(const char *root) {
         char lock[RA_PATH_MAX];
-        int fd, r;
 
         if (tune_path(root, lock, sizeof(lock), ".lock") < 0)
                 return -ENAMETOOLONG;
-        r = ra_mkdir_parents(lock);
-        if (r < 0)
-                return r;
-        fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0644);
-        if (fd < 0)
-                return -errno;
-        if (flock(fd, LOCK_EX) < 0) {
-                r = -errno;
-                close(fd);
-                return r;
-        }
-        return fd;
+        return ra_state_lock(lock);
 }
 
 void ra_tune_unlock(int fd) {
@@ -195,54 +181,38 @@ int ra_tune_states_load(const char *root, struct ra_tune_state **ret, size_t *re
         return 0;
 }
 
-static int write_states(int fd, const struct ra_tune_state *s, size_t n) {
-        FILE *f = fdopen(fd, "w");
-        int ret = 0;
+/* The states to save, for ra_state_replace(). */
+struct state_list {
+        const struct ra_tune_state *s;
+        size_t n;
+};
 
-        if (!f) {
-                ret = -errno;
-                close(fd);
-                return ret;
-        }
-        for (size_t i = 0; i < n; i++) {
-                if (!ra_text_is_clean_field(s[i].key))
+static int print_states(FILE *f, const void *data) {
+        const struct state_list *l = data;
+        for (size_t i = 0; i < l->n; i++) {
+                const struct ra_tune_state *s = &l->s[i];
+                if (!ra_text_is_clean_field(s->key))
                         continue;
-                fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%d\t%d\t%" PRId64 "\t%u\t%d\t%.6g\t", s[i].key,
-                        s[i].tuned_kb, s[i].previous_kb, s[i].direction, s[i].stepped_back, s[i].changed,
-                        s[i].windows, (int) s[i].measure, s[i].measure_before);
+                fprintf(f, "%s\t%" PRIu64 "\t%" PRIu64 "\t%d\t%d\t%" PRId64 "\t%u\t%d\t%.6g\t", s->key, s->tuned_kb,
+                        s->previous_kb, s->direction, s->stepped_back, s->changed, s->windows, (int) s->measure,
+                        s->measure_before);
                 for (size_t k = 0; k < RA_TUNE_CHANGES_PER_HOUR; k++)
-                        fprintf(f, "%s%" PRId64, k ? "," : "", s[i].recent[k]);
+                        fprintf(f, "%s%" PRId64, k ? "," : "", s->recent[k]);
                 /* the reason is the advice's own text: never a tab or a line break */
-                fprintf(f, "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\t%s\t%s\n", s[i].avoid_kb, s[i].avoid_until,
-                        s[i].hand_kb, s[i].boot_id[0] ? s[i].boot_id : "-",
-                        ra_text_is_clean_field(s[i].reason) ? s[i].reason : "-");
+                fprintf(f, "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\t%s\t%s\n", s->avoid_kb, s->avoid_until,
+                        s->hand_kb, s->boot_id[0] ? s->boot_id : "-",
+                        ra_text_is_clean_field(s->reason) ? s->reason : "-");
         }
-        if (fflush(f) != 0 || ferror(f))
-                ret = -errno ?: -EIO;
-        if (fclose(f) != 0 && ret == 0)
-                ret = -errno;
-        return ret;
+        return 0;
 }
 
 int ra_tune_states_save(const char *root, const struct ra_tune_state *s, size_t n) {
-        char path[RA_PATH_MAX], tmp[RA_PATH_MAX];
-        int fd, r;
+        char path[RA_PATH_MAX];
 
-        if (tune_path(root, path, sizeof(path), "") < 0 || tune_path(root, tmp, sizeof(tmp), ".XXXXXX") < 0)
+        if (tune_path(root, path, sizeof(path), "") < 0)
                 return -ENAMETOOLONG;
-        r = ra_mkdir_parents(tmp);
-        if (r < 0)
-                return r;
-        fd = mkostemp(tmp, O_CLOEXEC);
-        if (fd < 0)
-                return -errno;
-        (void) fchmod(fd, 0644);
-        r = write_states(fd, s, n < RA_TUNE_STATES_MAX ? n : RA_TUNE_STATES_MAX);
-        if (r == 0 && rename(tmp, path) < 0)
-                r = -errno;
-        if (r < 0)
-                unlink(tmp);
-        return r;
+        return ra_state_replace(path, print_states,
+                                &(struct state_list){ s, n < RA_TUNE_STATES_MAX ? n : RA_TUNE_STATES_MAX });
 }
 
 int ra_tune_states_forget(const char *root, const char *const *keys, size_t n_keys) {

@@ -173,6 +173,50 @@ ra_neighbour_faults() {
         ra_expect_eq "A: fault read-around under 10%" "$(ra_device_json "$out" "$dev_a" 'd["fault_share"] < 0.1')" True
 }
 
+# ra_sweep_best WORKLOAD FIELD: "KB VALUE" of bench/benefit.tsv's best run of
+# WORKLOAD on the HDD model, VALUE scaled to RA_HDD_PERCENT (the sweep ran
+# the model at 100%).
+ra_sweep_best() {
+        local sweep=$RA_SOURCE_DIR/bench/benefit.tsv
+        [ -r "$sweep" ] || ra_fail "no $sweep"
+        awk -F'\t' -v w="$1" -v f="$2" -v pct="$RA_HDD_PERCENT" '$1 == "hdd" && $2 == w {
+                n = split($5, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); if (p[1] == f) v = p[2] + 0 }
+                if (v > bv) { bv = v; bk = $3 } } END { printf "%s %.1f\n", bk, bv * pct / 100 }' "$sweep"
+}
+
+# ra_tune_lab KEY=VALUE... <RULES: the tune labs' configuration in $ROOT:
+# the profile "tune-lab", its [Profile] of the keys given, a first rule that
+# leaves every other device of this machine alone (Size=keep), then the
+# rules read from stdin; checked.
+ra_tune_lab() {
+        local etc=$ROOT/etc/readahead-agent key
+        mkdir -p "$etc/profiles"
+        printf '[Agent]\nProfile=tune-lab\n' >"$etc/readahead.conf"
+        {
+                printf "[Profile]\nDescription=the tune lab: only the test's devices\n"
+                for key in "$@"; do printf '%s\n' "$key"; done
+                printf '\n[Rule everything-else]\nSize=keep\n\n'
+                cat
+        } >"$etc/profiles/tune-lab.conf"
+        "$RA_CTL" --root "$ROOT" check >/dev/null ||
+                ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
+}
+
+# ra_again NAME GROUP DEV ARGS...: ra_workload_in GROUP DEV ARGS... run
+# after run (a tuning step reaches files opened after it) until the file
+# $RA_TMP/NAME.stop exists; a run the memory cgroup's OOM killer ends is
+# one run. For the background.
+ra_again() {
+        local name=$1 group=$2 dev=$3 n=0
+        shift 3
+        while [ ! -e "$RA_TMP/$name.stop" ]; do
+                n=$((n + 1))
+                ra_workload_in "$group" "$dev" "$RA_TMP/$name-run$n" "$@" 2>/dev/null
+                ra_workload_join "$RA_WORKLOAD_PID" "$dev" "$RA_TMP/$name-run$n" 2>/dev/null || true
+        done
+        return 0
+}
+
 # ra_advise_devices OUT SECONDS DEV...: readahead-ctl --json advise of
 # several devices at once; logs each device's advice and attribution.
 ra_advise_devices() {

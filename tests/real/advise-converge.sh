@@ -9,20 +9,10 @@
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
-sweep=$RA_SOURCE_DIR/bench/benefit.tsv
-[ -r "$sweep" ] || ra_fail "no $sweep"
 ra_hdd_group seq dev_seq group_seq -m $((16 << 30))
 ra_hdd_group mmap dev_mmap group_mmap -m $((16 << 30))
 ra_hdd_group mem dev_mem group_mem -m $((48 << 20))
 table=$RA_TMP/table
-
-# best WORKLOAD FIELD: "KB VALUE" of the sweep's best run of WORKLOAD on the
-# HDD model, VALUE scaled to RA_HDD_PERCENT (the sweep ran the model at 100%).
-best() {
-        awk -F'\t' -v w="$1" -v f="$2" -v pct="$RA_HDD_PERCENT" '$1 == "hdd" && $2 == w {
-                n = split($5, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); if (p[1] == f) v = p[2] + 0 }
-                if (v > bv) { bv = v; bk = $3 } } END { printf "%s %.1f\n", bk, bv * pct / 100 }' "$sweep"
-}
 
 # converge NAME DEV GROUP START FIELD WORKLOAD...: rounds of workload +
 # advise from START; then the workload once more at the sweep's best value,
@@ -58,7 +48,7 @@ converge() {
                 path="$path -> $kb"
         done
         local best_kb best_sweep best_now ratio
-        read -r best_kb best_sweep < <(best "$name" "$field")
+        read -r best_kb best_sweep < <(ra_sweep_best "$name" "$field")
         ra_set_ra "$dev" "$best_kb"
         for attempt in 1 2 3; do
                 ra_workload_in "$group" "$dev" "$RA_TMP/$name-best" "$@"

@@ -13,8 +13,6 @@
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
-sweep=$RA_SOURCE_DIR/bench/benefit.tsv
-[ -r "$sweep" ] || ra_fail "no $sweep"
 ra_hdd_group seq dev_seq group_seq -m $((16 << 30))
 ra_hdd_group mmap dev_mmap group_mmap -m $((16 << 30))
 ra_hdd_group mem dev_mem group_mem -m $((48 << 20))
@@ -22,22 +20,9 @@ window=4
 settle=${RA_TUNE_SETTLE_WINDOWS:-3}
 [[ $settle =~ ^[1-9]$ ]] || ra_fail "RA_TUNE_SETTLE_WINDOWS=$settle: not 1-9"
 log=$RA_TMP/agent.log
-etc=$ROOT/etc/readahead-agent
-mkdir -p "$etc/profiles"
-printf '[Agent]\nProfile=tune-lab\n' >"$etc/readahead.conf"
 # no small-device cap: the lab's 64 GiB devices would cap at 2M, below
 # the faults' start
-cat >"$etc/profiles/tune-lab.conf" <<CONF
-[Profile]
-Description=the tune lab: only the test's devices, from advise-converge's starts
-Default=128K
-Minimum=32K
-Maximum=16M
-SmallDeviceCap=no
-
-[Rule everything-else]
-Size=keep
-
+ra_tune_lab Default=128K Minimum=32K Maximum=16M SmallDeviceCap=no <<CONF
 [Rule seq1]
 Kind=block
 Name=$dev_seq
@@ -56,30 +41,17 @@ Name=$dev_mem
 Size=2560K
 Tune=yes
 CONF
-"$RA_CTL" --root "$ROOT" check >/dev/null || ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
 ra_install_rule
 ra_change "$dev_seq" "$dev_mmap" "$dev_mem"
 ra_expect_ra "$dev_seq" 128
 ra_expect_ra "$dev_mmap" 4096
 ra_expect_ra "$dev_mem" 2560
 
-# again NAME GROUP DEV ARGS...: the workload run after run until
-# $RA_TMP/stop; a run the memory cgroup's OOM killer ends is one run
-again() {
-        local name=$1 group=$2 dev=$3 n=0
-        shift 3
-        while [ ! -e "$RA_TMP/stop" ]; do
-                n=$((n + 1))
-                ra_workload_in "$group" "$dev" "$RA_TMP/$name-run$n" "$@" 2>/dev/null
-                ra_workload_join "$RA_WORKLOAD_PID" "$dev" "$RA_TMP/$name-run$n" 2>/dev/null || true
-        done
-        return 0
-}
-again seq1 group_seq "$dev_seq" seq 1 3 &
+ra_again seq1 group_seq "$dev_seq" seq 1 3 &
 loops=($!)
-again mmap group_mmap "$dev_mmap" faults 3 &
+ra_again mmap group_mmap "$dev_mmap" faults 3 &
 loops+=($!)
-again mem32 group_mem "$dev_mem" seq 32 12 3 &
+ra_again mem32 group_mem "$dev_mem" seq 32 12 3 &
 loops+=($!)
 RA_BG_PIDS+=("${loops[@]}")
 "$RA_AGENT" --root "$ROOT" --watch --advise-sec=$window --alive-file "$RA_TMP/alive" --ctl "$RA_CTL" 2>"$log" &
@@ -92,19 +64,13 @@ for d in "$dev_seq" "$dev_mmap" "$dev_mem"; do after3[$d]=$(ra_ra_kb "$d"); done
 sleep $((2 * window))
 declare -A after5
 for d in "$dev_seq" "$dev_mmap" "$dev_mem"; do after5[$d]=$(ra_ra_kb "$d"); done
-touch "$RA_TMP/stop"
+touch "$RA_TMP/seq1.stop" "$RA_TMP/mmap.stop" "$RA_TMP/mem32.stop"
 kill -TERM "$agent"
 wait "$agent" || ra_fail "the agent exited $? on SIGTERM"
 wait "${loops[@]}" || true
 RA_BG_PIDS=()
 { grep ": tune: " <(ra_agent_log "$log") || true; } | sed "s/^/# $RA_TEST_NAME: /" >&2
 
-# best WORKLOAD FIELD: "KB VALUE" of the sweep's best run (advise-converge's)
-best() {
-        awk -F'\t' -v w="$1" -v f="$2" -v pct="$RA_HDD_PERCENT" '$1 == "hdd" && $2 == w {
-                n = split($5, kv, " "); for (i = 1; i <= n; i++) { split(kv[i], p, "="); if (p[1] == f) v = p[2] + 0 }
-                if (v > bv) { bv = v; bk = $3 } } END { printf "%s %.1f\n", bk, bv * pct / 100 }' "$sweep"
-}
 # measure NAME DEV GROUP KB FIELD ARGS...: the workload's FIELD at KB, now
 measure() {
         local name=$1 dev=$2 group=$3 kb=$4 field=$5 attempt
@@ -122,7 +88,7 @@ check() {
         local name=$1 dev=$2 group=$3 start=$4 field=$5 final=${after3[$2]} changes best_kb best_sweep got best_now ratio
         shift 5
         changes=$(grep -c "^readahead-agent: $dev: tune: read_ahead_kb" <(ra_agent_log "$log") || true)
-        read -r best_kb best_sweep < <(best "$name" "$field")
+        read -r best_kb best_sweep < <(ra_sweep_best "$name" "$field")
         got=$(measure "$name" "$dev" "$group" "$final" "$field" "$@")
         best_now=$(measure "$name" "$dev" "$group" "$best_kb" "$field" "$@")
         ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$got" "$best_now")

@@ -16,45 +16,20 @@ ra_hdd_group b dev_b group_b
 ra_hdd_group c dev_c group_c
 window=4
 log=$RA_TMP/agent.log
-etc=$ROOT/etc/readahead-agent
-mkdir -p "$etc/profiles"
-printf '[Agent]\nProfile=tune-lab\n' >"$etc/readahead.conf"
-cat >"$etc/profiles/tune-lab.conf" <<CONF
-[Profile]
-Description=the tune lab: only the test's devices
-Default=512K
-Minimum=32K
-Maximum=16M
-SmallDeviceCap=no
-
-[Rule everything-else]
-Size=keep
-
+ra_tune_lab Default=512K Minimum=32K Maximum=16M SmallDeviceCap=no <<CONF
 [Rule lab]
 Kind=block
 Name=$dev_a $dev_b $dev_c
 Size=default
 Tune=yes
 CONF
-"$RA_CTL" --root "$ROOT" check >/dev/null || ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
 ra_install_rule
 ra_change "$dev_a" "$dev_b" "$dev_c"
 for d in "$dev_a" "$dev_b" "$dev_c"; do ra_expect_ra "$d" 512; done
 
-# again NAME GROUP DEV ARGS...: the workload run after run until NAME.stop
-again() {
-        local name=$1 group=$2 dev=$3 n=0
-        shift 3
-        while [ ! -e "$RA_TMP/$name.stop" ]; do
-                n=$((n + 1))
-                ra_workload_in "$group" "$dev" "$RA_TMP/$name-run$n" "$@" 2>/dev/null
-                ra_workload_join "$RA_WORKLOAD_PID" "$dev" "$RA_TMP/$name-run$n" 2>/dev/null || true
-        done
-        return 0
-}
-again seq group_a "$dev_a" seq 1 3 &
+ra_again seq group_a "$dev_a" seq 1 3 &
 seq_loop=$!
-again rand group_b "$dev_b" rand 4 3 &
+ra_again rand group_b "$dev_b" rand 4 3 &
 rand_loop=$!
 RA_BG_PIDS+=("$seq_loop" "$rand_loop")
 "$RA_AGENT" --root "$ROOT" --watch --advise-sec=$window --alive-file "$RA_TMP/alive" --ctl "$RA_CTL" 2>"$log" &
@@ -77,7 +52,7 @@ ra_log "A with one stream, at each window's end: ${values[*]}"
 # the switch: random page faults on A
 touch "$RA_TMP/seq.stop"
 wait "$seq_loop" || true
-again faults group_a "$dev_a" faults 3 &
+ra_again faults group_a "$dev_a" faults 3 &
 faults_loop=$!
 RA_BG_PIDS+=("$faults_loop")
 switched=$SECONDS

@@ -18,19 +18,7 @@
 ra_advise_init
 ra_hdd_group a dev_a group_a
 ra_hdd_group b dev_b group_b
-etc=$ROOT/etc/readahead-agent
-mkdir -p "$etc/profiles"
-printf '[Agent]\nProfile=tune-lab\n' >"$etc/readahead.conf"
-cat >"$etc/profiles/tune-lab.conf" <<CONF
-[Profile]
-Description=the tune lab: only the test's two devices
-Default=128K
-Minimum=32K
-Maximum=16M
-
-[Rule everything-else]
-Size=keep
-
+ra_tune_lab Default=128K Minimum=32K Maximum=16M <<CONF
 [Rule tuned]
 Kind=block
 Name=$dev_a
@@ -44,7 +32,6 @@ Kind=block
 Name=$dev_b
 Size=128K
 CONF
-"$RA_CTL" --root "$ROOT" check >/dev/null || ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
 ra_install_rule
 ra_set_ra "$dev_a" 256
 ra_set_ra "$dev_b" 256
