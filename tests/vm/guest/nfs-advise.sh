@@ -14,7 +14,8 @@
 #   (e) advise followed to the end at rsize=512K and 10 ms added RTT from
 #       128K (apply what it suggests until keep, at most 3 windows): the
 #       value it ends at reads within 10% of the best of a short sweep made
-#       in the same run (medians of 3 interleaved passes), or its runs reach
+#       in the same run (medians of 3 interleaved passes; a gap is measured
+#       again with 3 more runs of both values), or its runs reach
 #       into the best's (the emulator's run-to-run spread is 20-50% under
 #       load: bench/README-nfs.md). From 16M advise keeps 16M (39% of the
 #       window in flight in the run that tried it), which the sweeps read at
@@ -184,7 +185,6 @@ for pass in 1 2 3; do
                 runs[$kb]+=" $(mib_per_s "$kb" /mnt/half 64)"
         done
 done
-set_rtt 0
 stat() { # WHAT RUNS: median, min or max of the runs
         tr ' ' '\n' <<<"$2" | sed '/^$/d' | sort -g | awk -v w="$1" '{ v[NR] = $1 }
                 END { printf "%.1f", w == "min" ? v[1] : w == "max" ? v[NR] : (v[int((NR + 1) / 2)] + v[int(NR / 2) + 1]) / 2 }'
@@ -195,15 +195,32 @@ for kb in "${!runs[@]}"; do
         vm_log "(e) ${kb}K: runs${runs[$kb]} MiB/s, median $m"
         if awk -v m="$m" -v b="$best" 'BEGIN { exit !(m > b) }'; then best=$m best_kb=$kb; fi
 done
-m=$(stat median "${runs[$final]}")
-share=$(awk -v m="$m" -v b="$best" 'BEGIN { printf "%.2f", m / b }')
-vm_log "(e) from 128K advise ended at ${final}K: $m MiB/s, $share of the best median ($best MiB/s at ${best_kb}K)"
+share_of_best() { # [NOTE]: $share = the final value's median over the best's
+        local m b
+        m=$(stat median "${runs[$final]}") b=$(stat median "${runs[$best_kb]}")
+        share=$(awk -v m="$m" -v b="$b" 'BEGIN { printf "%.2f", m / b }')
+        vm_log "(e) from 128K advise ended at ${final}K: $m MiB/s, $share of the best median ($b MiB/s at ${best_kb}K)$1"
+}
+share_of_best ""
+# A short sweep under a loaded host can single out one value for a slow
+# period (a CI run read 2048K at 0.85 and 1024K and 4096K at 0.96 and 1.00):
+# a gap is confirmed with three more runs of the two values, interleaved.
+if [ "$final" != "$best_kb" ] && awk -v s="$share" 'BEGIN { exit !(s < 0.9) }'; then
+        for pass in 1 2 3; do
+                for kb in $(printf '%s\n' "$final" "$best_kb" | shuf); do
+                        runs[$kb]+=" $(mib_per_s "$kb" /mnt/half 64)"
+                done
+        done
+        vm_log "(e) ${final}K: runs${runs[$final]} MiB/s; ${best_kb}K: runs${runs[$best_kb]} MiB/s"
+        share_of_best ", over 6 runs each"
+fi
+set_rtt 0
 if awk -v s="$share" 'BEGIN { exit !(s >= 0.9) }'; then
         vm_log "ok: (e) advise from 128K ends within 10% of the short sweep's best"
 elif awk -v a="$(stat max "${runs[$final]}")" -v b="$(stat min "${runs[$best_kb]}")" 'BEGIN { exit !(a >= b) }'; then
         vm_log "ok: (e) advise from 128K ends at ${final}K, whose runs reach into ${best_kb}K's: not separable in this run"
 else
-        vm_fail "(e) from 128K: ${final}K reads $share of the best, every run below the best's"
+        vm_fail "(e) from 128K: ${final}K reads $share of ${best_kb}K, every run below ${best_kb}K's"
 fi
 
 # (f) --write for an NFS mount, across a remount.
