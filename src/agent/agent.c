@@ -45,7 +45,7 @@ static const struct agent_option {
           "follow udev's events and mount changes (where no udev\n"
           "rule can be installed: a container, deploy/kubernetes)" },
         { { "check-sec", required_argument, NULL, 'c' }, "N",
-          "--watch: put back drifted values every N s (default 60)" },
+          "--watch: put back drifted values every N s (default " RA_STRINGIFY(WATCH_CHECK_SEC_DEFAULT) ")" },
         { { "advise-sec", required_argument, NULL, 'a' }, "N",
           "--watch: observe the disks and NFS mounts as\n"
           "readahead-ctl advise does, over windows of N s, and\n"
@@ -269,7 +269,7 @@ out:
 }
 
 int main(int argc, char **argv) {
-        struct agent_options o = { .check_sec = 60, .ctl_path = RA_CTL_PATH, .alive_file = WATCH_ALIVE_FILE };
+        struct agent_options o = { .check_sec = WATCH_CHECK_SEC_DEFAULT, .ctl_path = RA_CTL_PATH, .alive_file = WATCH_ALIVE_FILE };
         int r = parse_argv(argc, argv, &o);
 
         if (r <= 0)

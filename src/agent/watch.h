@@ -25,6 +25,7 @@ enum watch_event {
 enum watch_event watch_classify(const char *subsystem, const char *devtype, const char *action);
 
 /* --check-sec: a whole number of seconds, 1 to 86400. -EINVAL otherwise. */
+#define WATCH_CHECK_SEC_DEFAULT 60
 #define WATCH_CHECK_SEC_MAX 86400u
 int watch_parse_check_sec(const char *s, unsigned *ret);
 

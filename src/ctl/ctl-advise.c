@@ -38,6 +38,8 @@ struct advise_options {
 
 static struct advise_options options;
 
+#define DEFAULT_SECONDS 30
+
 enum {
         ARG_TIME = 0x100,
         ARG_WRITE,
@@ -46,7 +48,7 @@ enum {
 const struct ctl_option verb_advise_options[] = {
         { .getopt = { "time", required_argument, NULL, ARG_TIME },
           .arg = "SECONDS",
-          .help = "observing time (default 30)" },
+          .help = "observing time (default " RA_STRINGIFY(DEFAULT_SECONDS) ")" },
         { .getopt = { "write", no_argument, NULL, ARG_WRITE },
           .help = "make the suggestion a rule for the device by the\n"
                   "same ids, and apply it" },
@@ -67,7 +69,6 @@ int verb_advise_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-#define DEFAULT_SECONDS 30
 #define SECONDS_MAX (24 * 3600)
 #define SAMPLE_SECONDS 1.0
 #define ADVISE_ORDER 81 /* after calibrate's 80: the workload's evidence wins over the device's knee */

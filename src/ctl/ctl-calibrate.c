@@ -21,6 +21,7 @@
 #include "output.h"
 #include "plan.h"
 #include "size.h"
+#include "text.h"
 
 /* The options of calibrate, as given: make_plan() checks them. */
 struct calibrate_options {
@@ -39,22 +40,28 @@ enum {
         ARG_WRITE,
 };
 
+#define DEFAULT_MIN_KB 16
+#define DEFAULT_MAX_MB 16
+#define DEFAULT_SECONDS 120
+#define DEFAULT_ROUNDS 3
+#define DEFAULT_STREAMS 4
+
 const struct ctl_option verb_calibrate_options[] = {
         { .getopt = { "time", required_argument, NULL, ARG_TIME },
           .arg = "SECONDS",
-          .help = "measuring time (default 120)" },
+          .help = "measuring time (default " RA_STRINGIFY(DEFAULT_SECONDS) ")" },
         { .getopt = { "min", required_argument, NULL, ARG_MIN },
           .arg = "SIZE",
-          .help = "read_ahead_kb from (default 16K)" },
+          .help = "read_ahead_kb from (default " RA_STRINGIFY(DEFAULT_MIN_KB) "K)" },
         { .getopt = { "max", required_argument, NULL, ARG_MAX },
           .arg = "SIZE",
-          .help = "read_ahead_kb to (default 16M)" },
+          .help = "read_ahead_kb to (default " RA_STRINGIFY(DEFAULT_MAX_MB) "M)" },
         { .getopt = { "rounds", required_argument, NULL, ARG_ROUNDS },
           .arg = "N",
-          .help = "rounds, interleaved (default 3)" },
+          .help = "rounds, interleaved (default " RA_STRINGIFY(DEFAULT_ROUNDS) ")" },
         { .getopt = { "streams", required_argument, NULL, ARG_STREAMS },
           .arg = "N",
-          .help = "streams read at once (default 4)" },
+          .help = "streams read at once (default " RA_STRINGIFY(DEFAULT_STREAMS) ")" },
         { .getopt = { "write", no_argument, NULL, ARG_WRITE },
           .help = "make the knee a rule for the device by its\n"
                   "ID_WWN, ID_SERIAL, MD_UUID or DM_UUID; apply it" },
@@ -90,11 +97,7 @@ int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-#define DEFAULT_MIN_KB 16
-#define DEFAULT_MAX_KB (16 * 1024)
-#define DEFAULT_SECONDS 120
-#define DEFAULT_ROUNDS 3
-#define DEFAULT_STREAMS 4
+#define DEFAULT_MAX_KB (DEFAULT_MAX_MB * 1024)
 #define STEP_SECONDS_MIN 0.4
 #define SECONDS_MAX (24 * 3600)
 #define DEVICE_BYTES_MIN (UINT64_C(64) << 20)
