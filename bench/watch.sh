@@ -7,7 +7,12 @@
 #  1. idle: the agent watching this machine's disks, nothing happening, for
 #     IDLE seconds (default 60) with its default check every 60 s: CPU time
 #     from /proc/PID/stat over the window, RSS (VmRSS, and VmHWM: the peak).
-#  2. change storm: N sparse loop devices (default 1000) set to 128 KiB
+#  2. observing: the agent restarted with --advise-sec=A (default 10; -a 0
+#     skips it) and a drop-in rule Tune=yes for one loop device: CPU and RSS
+#     over IDLE seconds with nothing reading, then over IDLE seconds with one
+#     sequential reader (dd, 64 KiB) on that device; the budget is 0.1% of
+#     one CPU idle, 1% while observing, 8 MiB.
+#  3. change storm: N sparse loop devices (default 1000) set to 128 KiB
 #     behind its back (sysfs writes send no event), then bench.sh's storm,
 #     `udevadm trigger --action=change` on all of them; timed until every
 #     one holds the profile's value again, R times (median).
@@ -15,21 +20,22 @@
 # sets values. The loop devices it created are removed at exit. Prints a
 # markdown table on stdout.
 #
-#   sudo bench/watch.sh [-B BUILD_DIR] [-n N] [-r R] [-i IDLE_SECONDS]   (-n 0: idle only)
+#   sudo bench/watch.sh [-B BUILD_DIR] [-n N] [-r R] [-i IDLE_SECONDS] [-a ADVISE_SEC]   (-n 0: no storm)
 set -euo pipefail
 
 SRC_DIR=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=tests/real/lib.sh
 . "$SRC_DIR/tests/real/lib.sh"
 RA_TEST_NAME=bench-watch
-BUILD_DIR=$SRC_DIR/build N=1000 R=3 IDLE=60
-while getopts "B:n:r:i:h" opt; do
+BUILD_DIR=$SRC_DIR/build N=1000 R=3 IDLE=60 A=10
+while getopts "B:n:r:i:a:h" opt; do
         case $opt in
         B) BUILD_DIR=$(realpath "$OPTARG") ;;
         n) N=$OPTARG ;;
         r) R=$OPTARG ;;
         i) IDLE=$OPTARG ;;
-        *) sed -n '3,18s/^# \{0,1\}//p' "$0"; exit 2 ;;
+        a) A=$OPTARG ;;
+        *) sed -n '3,23s/^# \{0,1\}//p' "$0"; exit 2 ;;
         esac
 done
 AGENT=$BUILD_DIR/readahead-agent
@@ -40,9 +46,11 @@ AGENT=$BUILD_DIR/readahead-agent
 W=$(mktemp -d "${TMPDIR:-/var/tmp}/ra-bench-watch.XXXXXX")
 LOOPS=()
 WATCH_PID=""
+READER_PID=""
 CREATED=() # loop indices that did not exist before: removed again (bench/loopctl.c)
 cleanup() {
         set +e
+        [ -z "$READER_PID" ] || { kill "$READER_PID"; wait "$READER_PID"; } 2>/dev/null
         [ -z "$WATCH_PID" ] || { kill -TERM "$WATCH_PID"; wait "$WATCH_PID"; }
         for l in "${LOOPS[@]}"; do losetup -d "$l"; done
         [ "${#LOOPS[@]}" -eq 0 ] || udevadm settle --timeout=120
@@ -66,42 +74,104 @@ ra_udevd_start || ra_fail "$RA_UDEVD_ERROR"
         ra_fail "/run/udev/rules.d/99-readahead-agent.rules exists: a test is running"
 
 start_watch() {
-        "$AGENT" --watch --root "$W/root" "$@" 2>"$W/watch.log" &
+        "$AGENT" --watch --root "$W/root" "$@" 2>>"$W/watch.log" &
         WATCH_PID=$!
         ra_wait_output "$W/watch.log" "readahead-agent: version .* watching:" "$WATCH_PID" 600 ||
                 { cat "$W/watch.log" >&2; ra_fail "the watcher did not start"; }
 }
+stop_watch() {
+        kill -TERM "$WATCH_PID"
+        wait "$WATCH_PID" || ra_fail "the watcher exited $? on SIGTERM"
+        WATCH_PID=""
+}
 cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }
 status_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status"; }
-
-# ------------------------------------------------------------------ idle --
-start_watch
-t0=$(cpu_ticks "$WATCH_PID")
-sleep "$IDLE"
-t1=$(cpu_ticks "$WATCH_PID")
+mib() { echo "$(($1 / 1024)).$((($1 % 1024) * 10 / 1024))"; }
 hz=$(getconf CLK_TCK)
-idle_pct=$(awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$IDLE" 'BEGIN { printf "%.3f", 100 * t / hz / s }')
-rss=$(status_kb "$WATCH_PID" VmRSS)
-hwm=$(status_kb "$WATCH_PID" VmHWM)
-ra_log "idle ${IDLE} s: $((t1 - t0)) ticks = ${idle_pct}% of one CPU, VmRSS $rss KiB, VmHWM $hwm KiB"
-
-# ---------------------------------------------------------- change storm --
-if [ "$N" -eq 0 ]; then
-        echo "| idle CPU over ${IDLE} s (check every 60 s), $(ls /sys/block | wc -l) block devices | ${idle_pct}% of one CPU |"
-        echo "| idle RSS (VmRSS / peak VmHWM) | $rss KiB / $hwm KiB |"
-        exit 0
-fi
+# cpu_pct_over SECONDS: the watcher's CPU share of one CPU over that many seconds
+cpu_pct_over() {
+        local t0 t1
+        t0=$(cpu_ticks "$WATCH_PID")
+        sleep "$1"
+        t1=$(cpu_ticks "$WATCH_PID")
+        awk -v t=$((t1 - t0)) -v hz="$hz" -v s="$1" 'BEGIN { printf "%.3f", 100 * t / hz / s }'
+}
 cc -O2 -o "$W/loopctl" "$SRC_DIR/bench/loopctl.c" || ra_fail "cannot build bench/loopctl.c"
 declare -A existed
 for d in /sys/block/loop*; do [ -e "$d" ] && existed[${d##*/loop}]=1; done
+# attach_loop IMAGE: a loop device for IMAGE, in $loop; detached at exit
+attach_loop() {
+        loop=$(losetup -f --show "$1") || ra_fail "losetup $1 failed"
+        LOOPS+=("$loop")
+        [ -n "${existed[${loop#/dev/loop}]:-}" ] || CREATED+=("${loop#/dev/loop}")
+}
+
+# ------------------------------------------------------------------ idle --
+rows=()
+row() { rows+=("| $1 | $2 |"); }
+start_watch
+idle_pct=$(cpu_pct_over "$IDLE")
+rss=$(status_kb "$WATCH_PID" VmRSS)
+hwm=$(status_kb "$WATCH_PID" VmHWM)
+ra_log "idle ${IDLE} s: ${idle_pct}% of one CPU, VmRSS $rss KiB, VmHWM $hwm KiB"
+blocks=(/sys/block/*)
+row "idle CPU over ${IDLE} s (check every 60 s), ${#blocks[@]} block devices" "${idle_pct}% of one CPU"
+row "idle RSS (VmRSS / peak VmHWM)" "$(mib "$rss") MiB / $(mib "$hwm") MiB"
+
+# ------------------------------------------------------------- observing --
+if [ "$A" -gt 0 ]; then
+        truncate -s 20G "$W/observed.img"
+        attach_loop "$W/observed.img"
+        observed=${loop#/dev/}
+        mkdir -p "$W/root/etc/readahead-agent/profiles/default.conf.d"
+        printf '[Rule bench-observed]\nKind=block\nName=%s\nTune=yes\n' "$observed" \
+                >"$W/root/etc/readahead-agent/profiles/default.conf.d/bench-watch.conf"
+        udevadm settle --timeout=60
+        stop_watch
+        start_watch --advise-sec="$A"
+        sleep "$A" # the first window: the sampler's baseline
+        obs_idle_pct=$(cpu_pct_over "$IDLE")
+        ra_log "observing every $A s, nothing read, ${IDLE} s: ${obs_idle_pct}% of one CPU"
+        # dd after dd (a 20G hole-backed device reads in seconds), stopped by timeout
+        # shellcheck disable=SC2016 # $1 is the inner shell's
+        timeout "$IDLE" sh -c 'while dd if="$1" of=/dev/null bs=64k 2>/dev/null; do :; done' reader "$loop" &
+        READER_PID=$!
+        obs_busy_pct=$(cpu_pct_over "$IDLE")
+        wait "$READER_PID" || true
+        READER_PID=""
+        obs_rss=$(status_kb "$WATCH_PID" VmRSS)
+        obs_hwm=$(status_kb "$WATCH_PID" VmHWM)
+        windows=$(grep -c "^readahead-agent: $observed: \(advice\|tune\)" "$W/watch.log" || true)
+        ra_log "observing every $A s, one reader on $observed, ${IDLE} s: ${obs_busy_pct}% of one CPU, $windows windows logged, now $(cat "/sys/block/$observed/queue/read_ahead_kb") KiB"
+        [ "$windows" -gt 0 ] || { tail -n 20 "$W/watch.log" >&2; ra_fail "the watcher logged no advice for $observed"; }
+        row "observing (--advise-sec=$A), nothing read, over ${IDLE} s" "${obs_idle_pct}% of one CPU"
+        row "observing, one sequential reader on a Tune=yes device, over ${IDLE} s ($windows windows logged)" "${obs_busy_pct}% of one CPU"
+        row "observing RSS (VmRSS / peak VmHWM)" "$(mib "$obs_rss") MiB / $(mib "$obs_hwm") MiB"
+        stop_watch
+        rm "$W/root/etc/readahead-agent/profiles/default.conf.d/bench-watch.conf"
+        start_watch
+fi
+
+# ---------------------------------------------------------- change storm --
+print_table() {
+        echo "#### readahead-agent --watch: $(uname -r), $(nproc) CPUs, udev $(udevadm --version)"
+        echo
+        echo "| measure | value |"
+        echo "|---|---|"
+        printf '%s\n' "${rows[@]}"
+}
+if [ "$N" -eq 0 ]; then
+        print_table
+        exit 0
+fi
+first=${#LOOPS[@]}
 for ((i = 0; i < N; i++)); do
         truncate -s 20G "$W/$i.img"
-        l=$(losetup -f --show "$W/$i.img") || ra_fail "losetup failed after $i devices"
-        LOOPS+=("$l")
-        [ -n "${existed[${l#/dev/loop}]:-}" ] || CREATED+=("${l#/dev/loop}")
+        attach_loop "$W/$i.img"
 done
 udevadm settle --timeout=600
-names=("${LOOPS[@]#/dev/}")
+storm_loops=("${LOOPS[@]:first}")
+names=("${storm_loops[@]#/dev/}")
 want=$(cat "/sys/block/${names[0]}/queue/read_ahead_kb")
 [ "$want" != 128 ] || ra_fail "the watcher did not set ${names[0]}"
 syspaths=()
@@ -126,13 +196,6 @@ for ((r = 1; r <= R; r++)); do
 done
 median=$(printf '%s\n' "${times[@]}" | sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
 storm_hwm=$(status_kb "$WATCH_PID" VmHWM)
-cat <<EOF
-#### readahead-agent --watch: $(uname -r), $(nproc) CPUs, udev $(udevadm --version)
-
-| measure | value |
-|---|---|
-| idle CPU over ${IDLE} s (check every 60 s) | ${idle_pct}% of one CPU |
-| idle RSS (VmRSS / peak VmHWM) | $((rss / 1024)).$(((rss % 1024) * 10 / 1024)) MiB / $((hwm / 1024)).$(((hwm % 1024) * 10 / 1024)) MiB |
-| change storm, $N loop devices, trigger to all set (median of $R) | $median ms |
-| peak RSS after the storms | $((storm_hwm / 1024)).$(((storm_hwm % 1024) * 10 / 1024)) MiB |
-EOF
+row "change storm, $N loop devices, trigger to all set (median of $R)" "$median ms"
+row "peak RSS after the storms" "$(mib "$storm_hwm") MiB"
+print_table
