@@ -123,9 +123,9 @@ if [ "$A" -gt 0 ]; then
         truncate -s 20G "$W/observed.img"
         attach_loop "$W/observed.img"
         observed=${loop#/dev/}
-        mkdir -p "$W/root/etc/readahead-agent/profiles/default.conf.d"
-        printf '[Rule bench-observed]\nKind=block\nName=%s\nTune=yes\n' "$observed" \
-                >"$W/root/etc/readahead-agent/profiles/default.conf.d/bench-watch.conf"
+        dropin=$W/root/etc/readahead-agent/profiles/default.conf.d/bench-watch.conf
+        mkdir -p "${dropin%/*}"
+        printf '[Rule bench-observed]\nKind=block\nName=%s\nTune=yes\n' "$observed" >"$dropin"
         udevadm settle --timeout=60
         stop_watch
         start_watch --advise-sec="$A"
@@ -148,7 +148,7 @@ if [ "$A" -gt 0 ]; then
         row "observing, one sequential reader on a Tune=yes device, over ${IDLE} s ($windows windows logged)" "${obs_busy_pct}% of one CPU"
         row "observing RSS (VmRSS / peak VmHWM)" "$(mib "$obs_rss") MiB / $(mib "$obs_hwm") MiB"
         stop_watch
-        rm "$W/root/etc/readahead-agent/profiles/default.conf.d/bench-watch.conf"
+        rm "$dropin"
         start_watch
 fi
 

@@ -1,11 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise-record.h"
@@ -81,30 +79,10 @@ static void records_put(struct ra_advice_record *list, size_t *n, const struct r
                 list[(*n)++] = *r;
 }
 
-/* The file's text, read as a bounded regular file: a FIFO, a device node, a
- * symlink or an endless file put there is an error, never a hang. */
-static int read_record_file(const char *path, char **ret, size_t *ret_len) {
-        struct stat st;
-        int r = 0, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
-
-        if (fd < 0)
-                return -errno;
-        if (fstat(fd, &st) < 0)
-                r = -errno;
-        else if (!S_ISREG(st.st_mode))
-                r = -EBADFD;
-        else if (st.st_size > RA_ADVICE_RECORD_BYTES_MAX)
-                r = -EFBIG;
-        else /* bounded again while read: it may grow */
-                r = ra_read_whole_fd(fd, RA_ADVICE_RECORD_BYTES_MAX, ret, ret_len);
-        close(fd);
-        return r;
-}
-
 static int load_path(const char *path, struct ra_advice_record **ret, size_t *ret_n) {
         char *text = NULL;
         size_t len, n = 0;
-        int r = read_record_file(path, &text, &len);
+        int r = ra_state_read(path, RA_ADVICE_RECORD_BYTES_MAX, &text, &len);
 
         *ret = NULL;
         *ret_n = 0;

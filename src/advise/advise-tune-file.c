@@ -7,13 +7,11 @@
  * for none), reason.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise-tune.h"
@@ -141,22 +139,15 @@ struct ra_tune_state *ra_tune_state_find(struct ra_tune_state *s, size_t n, cons
 int ra_tune_states_load(const char *root, struct ra_tune_state **ret, size_t *ret_n) {
         char path[RA_PATH_MAX], *text = NULL;
         size_t len = 0, n = 0;
-        struct stat st;
-        int fd, r;
+        int r;
 
         *ret = NULL;
         *ret_n = 0;
         if (tune_path(root, path, sizeof(path), "") < 0)
                 return -ENAMETOOLONG;
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY | O_NONBLOCK);
-        if (fd < 0)
-                return errno == ENOENT ? 0 : -errno;
-        if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-                close(fd);
-                return -EINVAL;
-        }
-        r = ra_read_whole_fd(fd, RA_TUNE_STATE_BYTES_MAX, &text, &len);
-        close(fd);
+        r = ra_state_read(path, RA_TUNE_STATE_BYTES_MAX, &text, &len);
+        if (r == -ENOENT)
+                return 0;
         if (r < 0)
                 return r;
         struct ra_tune_state *s = calloc(RA_TUNE_STATES_MAX, sizeof(*s));

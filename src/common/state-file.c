@@ -3,13 +3,33 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "mkdir-parents.h"
 #include "state-file.h"
+
+int ra_state_read(const char *path, size_t max_bytes, char **ret, size_t *ret_len) {
+        struct stat st;
+        int r, fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW | O_NONBLOCK);
+
+        if (fd < 0)
+                return -errno;
+        if (fstat(fd, &st) < 0)
+                r = -errno;
+        else if (!S_ISREG(st.st_mode))
+                r = -EBADFD;
+        else if ((uint64_t) st.st_size > max_bytes)
+                r = -EFBIG;
+        else /* bounded again while read: it may grow */
+                r = ra_read_whole_fd(fd, max_bytes, ret, ret_len);
+        close(fd);
+        return r;
+}
 
 int ra_state_lock(char *lock_path) {
         int r = ra_mkdir_parents(lock_path);

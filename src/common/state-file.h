@@ -6,6 +6,12 @@
 /* Small files that one writer at a time replaces whole: advise's record
  * (advise-record.c) and Tune=yes's states (advise-tune-file.c). */
 
+/* path's text, NUL-terminated, read as a bounded regular file and never
+ * through a link: a FIFO, a device node, a symlink or a file over max_bytes
+ * (also one that grows while read) is an error (-EBADFD, -ELOOP, -EFBIG),
+ * never a hang. -ENOENT when there is none. */
+int ra_state_read(const char *path, size_t max_bytes, char **ret, size_t *ret_len);
+
 /* flock(LOCK_EX) on lock_path, created 0644 with the directories above it
  * and never opened through a link: the descriptor whose close() releases
  * it, or -errno. */

@@ -65,9 +65,9 @@ bool ra_str_join(char *dst, size_t size, ...) __attribute__((sentinel));
 
 /* v in decimal, in buf (RA_U64_TEXT bytes), for ra_str_join(); returns buf. */
 #define RA_U64_TEXT 21
+const char *ra_u64_text(char buf[RA_U64_TEXT], uint64_t v);
 
 /* A number's macro as a string literal: help texts state the defaults the code uses. */
 #define RA_STRINGIFY(x) RA_STRINGIFY_LITERAL(x)
 #define RA_STRINGIFY_LITERAL(x) #x
-const char *ra_u64_text(char buf[RA_U64_TEXT], uint64_t v);
 

@@ -42,6 +42,7 @@ enum {
 
 #define DEFAULT_MIN_KB 16
 #define DEFAULT_MAX_MB 16
+#define DEFAULT_MAX_KB (DEFAULT_MAX_MB * 1024)
 #define DEFAULT_SECONDS 120
 #define DEFAULT_ROUNDS 3
 #define DEFAULT_STREAMS 4
@@ -97,7 +98,6 @@ int verb_calibrate_parse(struct ctl *ctl, int argc, char **argv) {
         return optind;
 }
 
-#define DEFAULT_MAX_KB (DEFAULT_MAX_MB * 1024)
 #define STEP_SECONDS_MIN 0.4
 #define SECONDS_MAX (24 * 3600)
 #define DEVICE_BYTES_MIN (UINT64_C(64) << 20)

@@ -3,8 +3,10 @@
  * sequence that would break it, and the states' file read back. A window
  * is ten minutes (600 s) unless a case says otherwise. */
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "advise-tune.h"
@@ -281,6 +283,16 @@ static void test_file(void) {
         CHECK(unlink(path) == 0);
         CHECK(symlink("/etc/passwd", path) == 0);
         CHECK(ra_tune_states_load(root, &got, &n) < 0);
+        CHECK_INT(0, (int) n);
+        /* a FIFO: refused at once, never waited on */
+        CHECK(unlink(path) == 0);
+        CHECK(mkfifo(path, 0644) == 0);
+        CHECK_INT(-EBADFD, ra_tune_states_load(root, &got, &n));
+        /* over the bound */
+        CHECK(unlink(path) == 0);
+        test_write_bytes(path, "", 0);
+        CHECK(truncate(path, RA_TUNE_STATE_BYTES_MAX + 1) == 0);
+        CHECK_INT(-EFBIG, ra_tune_states_load(root, &got, &n));
         CHECK_INT(0, (int) n);
         test_rm_rf(root);
 }
