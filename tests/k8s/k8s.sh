@@ -201,10 +201,15 @@ metrics)
         ra_attach 20G disk
         agent_pod
         ra_node_exporter "$textdir"
-        scrape() { ra_scrape; }
         labels="class=\"hdd\",device=\"$disk\",kind=\"block\""
-        metric() { scrape | sed -n "s/^$1{$labels} //p" | awk '{ printf "%.0f", $1 }'; }
-        out=$(scrape) || ra_fail "scrape failed"
+        metric() { sed -n "s/^$1{$labels} //p" <<<"$out" | awk '{ printf "%.0f", $1 }'; }
+        # The agent writes the file in a child after its start line: wait
+        # for the gauge it adds last, then read everything from that scrape.
+        for _ in $(seq $(((check_sec + 5) * 10))); do
+                out=$(ra_scrape) || ra_fail "scrape failed"
+                grep -q '^readahead_metrics_last_success_timestamp_seconds ' <<<"$out" && break
+                sleep 0.1
+        done
         grep -q '^node_textfile_scrape_error 0$' <<<"$out" || ra_fail "the textfile collector reports an error"
         ra_expect_eq "readahead_target_bytes{$labels}" "$(metric readahead_target_bytes)" $((512 * 1024))
         ra_expect_eq "readahead_current_bytes{$labels}" "$(metric readahead_current_bytes)" $((512 * 1024))
