@@ -25,6 +25,8 @@
  *  - one step a window, the advice's (at most a factor of 4), within
  *    [Minimum, Maximum] of the rule (else the profile's) and the memory and
  *    small-device caps;
+ *  - no further lower of readahead thrown away in the first window after
+ *    one (its refaults still count what the larger value read);
  *  - no step against the last one within RA_TUNE_JUDGE_WINDOWS windows, and
  *    none back to a value a step back left within the hour;
  *  - at most RA_TUNE_CHANGES_PER_HOUR changes an hour.

@@ -165,6 +165,32 @@ static void test_worse_goes_back(void) {
         bounds.target_kb = 512;
 }
 
+/* A lower of readahead thrown away, then the next window's refaults ask
+ * for another: held (they still count what the larger value read), taken
+ * in the window after. A lower for faults waits for nothing. */
+static void test_thrashing_lower_waits_a_window(void) {
+        struct ra_tune_state s = {};
+        uint64_t kb;
+
+        bounds.target_kb = 2560;
+        struct ra_advice thrash = advice(RA_ADVICE_LOWER, 640, 44.7);
+        thrash.refault_share = 0.26;
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 2560, thrash, T0, &kb));
+        CHECK_U64(640, kb);
+        thrash.suggested_kb = 160;
+        CHECK_INT(RA_TUNE_HOLD, window(&s, 640, thrash, T0 + 600, &kb));
+        CHECK_U64(0, kb);
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 640, thrash, T0 + 1200, &kb));
+        CHECK_U64(160, kb);
+        /* faults: one step a window */
+        struct ra_tune_state f = {};
+        bounds.target_kb = 4096;
+        CHECK_INT(RA_TUNE_WRITE, window(&f, 4096, faults(RA_ADVICE_LOWER, 1024, 22), T0, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&f, 1024, faults(RA_ADVICE_LOWER, 256, 60), T0 + 600, &kb));
+        CHECK_U64(256, kb);
+        bounds.target_kb = 512;
+}
+
 /* Advice that alternates as fast as the other rails allow: at most
  * RA_TUNE_CHANGES_PER_HOUR changes an hour. */
 static void test_changes_per_hour(void) {
@@ -302,6 +328,7 @@ int main(void) {
         RUN(test_one_step_a_window_within_bounds);
         RUN(test_no_reversal_within_windows);
         RUN(test_worse_goes_back);
+        RUN(test_thrashing_lower_waits_a_window);
         RUN(test_changes_per_hour);
         RUN(test_hand_write_is_kept);
         RUN(test_value);
