@@ -87,7 +87,7 @@ measure() {
 check() {
         local name=$1 dev=$2 group=$3 start=$4 field=$5 final=${after3[$2]} changes best_kb best_sweep got best_now ratio
         shift 5
-        changes=$(grep -c "^readahead-agent: $dev: tune: read_ahead_kb" <(ra_agent_log "$log") || true)
+        changes=$(grep -c "^readahead-agent: $dev: tune: read_ahead_kb [^ ]* -> " <(ra_agent_log "$log") || true)
         read -r best_kb best_sweep < <(ra_sweep_best "$name" "$field")
         got=$(measure "$name" "$dev" "$group" "$final" "$field" "$@")
         best_now=$(measure "$name" "$dev" "$group" "$best_kb" "$field" "$@")

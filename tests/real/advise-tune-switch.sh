@@ -9,6 +9,9 @@
 #      windows of the switch;
 #   B: random 4K reads (advise-controls' (f), keep) and C: idle (no
 #      signal), all along: never tuned, 512K at the end.
+# RA_TUNE_HOLD_SEC (default 0; bench/tune-hold gives 1800): after the
+# switch, the three go on that long more, and A, once its value has held
+# three windows, keeps it to the end.
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_hdd_group a dev_a group_a
@@ -16,6 +19,8 @@ ra_hdd_group b dev_b group_b
 ra_hdd_group c dev_c group_c
 window=4
 log=$RA_TMP/agent.log
+hold=${RA_TUNE_HOLD_SEC:-0}
+[[ $hold =~ ^[0-9]+$ ]] || ra_fail "RA_TUNE_HOLD_SEC=$hold: not a number of seconds"
 ra_tune_lab Default=512K Minimum=32K Maximum=16M SmallDeviceCap=no <<CONF
 [Rule lab]
 Kind=block
@@ -67,6 +72,15 @@ for w in 1 2 3; do
 done
 sleep 1
 ra_log "A after the switch: ${settled}K -> $(ra_ra_kb "$dev_a")K, lowered in window ${lowered:-none} ($((SECONDS - switched)) s)"
+held=()
+if ((hold > 0)); then
+        ra_log "holding for $hold s: A random page faults, B random 4K reads, C idle"
+        end=$((SECONDS + hold))
+        while ((SECONDS < end)); do
+                sleep $window
+                held+=("$(ra_ra_kb "$dev_a")")
+        done
+fi
 touch "$RA_TMP/faults.stop" "$RA_TMP/rand.stop"
 kill -TERM "$agent"
 wait "$agent" || ra_fail "the agent exited $? on SIGTERM"
@@ -78,3 +92,15 @@ ra_expect_eq "B (random 4K reads): tuning steps" "$(grep -c "^readahead-agent: $
 ra_expect_eq "C (idle): tuning steps" "$(grep -c "^readahead-agent: $dev_c: tune: read_ahead_kb" <(ra_agent_log "$log"))" 0
 ra_expect_ra "$dev_b" 512
 ra_expect_ra "$dev_c" 512
+if ((hold > 0)); then
+        # A's value at each window's end: from the first that held three
+        # windows, the same to the end
+        n=${#held[@]} from=""
+        for ((i = 0; i + 2 < n; i++)); do
+                [ "${held[i]}" = "${held[i + 1]}" ] && [ "${held[i]}" = "${held[i + 2]}" ] && { from=$i; break; }
+        done
+        [ -n "$from" ] || ra_fail "A never held a value three windows in $hold s: ${held[*]}"
+        moved=$(printf '%s\n' "${held[@]:from}" | sort -u | wc -l)
+        ra_log "hold: A at ${held[from]}K from window $((from + 1)) of $n, $((moved - 1)) changes after; B and C never tuned"
+        ra_expect_eq "A's values after it held three windows, to the end of the hold" "$moved" 1
+fi
