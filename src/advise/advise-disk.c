@@ -171,13 +171,24 @@ static bool no_signal(const struct ra_disk_observed *o, const struct ra_advise_l
 
 /* Read-around for random faults: each fault reads read_ahead_kb around it
  * and uses a page. Returns true when this is the advice. */
-static bool lower_for_read_around(const struct ra_advise_limits *l, struct ra_advice *a) {
+static bool lower_for_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                  struct ra_advice *a) {
         const double ra_bytes = (double) l->read_ahead_kb * 1024;
         char text[200], s1[24], s2[24];
 
+        /* The requests a fault's read needs, at least one; max_sectors_kb
+         * unknown: the bytes alone decide. What each fault read, not
+         * read_ahead_kb: in the window after a step, files opened before it
+         * still fault at the old value. */
+        bool faults_issue_requests = true;
+        if (l->max_sectors_kb) {
+                double per_fault = a->read_per_fault_kb / (double) l->max_sectors_kb;
+                faults_issue_requests = o->majfaults * (per_fault > 1 ? per_fault : 1) >=
+                                        RA_ADVISE_FAULT_REQUEST_SHARE_MIN * (double) o->disk.read_ios;
+        }
         if (!(a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN &&
               a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
-              a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024))
+              a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024 && faults_issue_requests))
                 return false;
         snprintf(text, sizeof(text),
                  "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
@@ -312,7 +323,7 @@ void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_lim
         measure(o, l, &a);
         if (!no_signal(o, l, &a)) {
                 a.kind = RA_ADVICE_KEEP;
-                if (!lower_for_read_around(l, &a) && !lower_for_thrashing(l, &a))
+                if (!lower_for_read_around(o, l, &a) && !lower_for_thrashing(l, &a))
                         advise_sequential(o, l, &a);
         }
         *ret = a;

@@ -180,6 +180,25 @@ static void test_random_reads_with_foreign_faults(void) {
                   a.reason);
 }
 
+/* bench/tune-hold's control: 4K random reads at the HDD model's 120 a
+ * second, and 1.8 faults a second that read elsewhere (its program's own
+ * pages): 272K "a fault" at 512K passes the bytes, not the requests. */
+static void test_random_reads_with_few_foreign_faults(void) {
+        struct ra_disk_observed o;
+        struct ra_disk_counters d = { .read_ios = 120, .read_sectors = 1088, .io_ticks_ms = 5 };
+        struct ra_host_counters h = { .majfaults = 2, .io_some_us = 510000 };
+        observe(&o, 5, &d, &h);
+        struct ra_advice a = advise_at(512, &o);
+        CHECK(a.read_per_fault_kb >= 0.5 * 512 && a.fault_share >= 0.5); /* the bytes say read-around */
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        /* the same faults issuing the requests: 2 a second at 512K, one
+         * request each */
+        d.read_ios = 2;
+        observe(&o, 5, &d, &h);
+        a = advise_at(512, &o);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+}
+
 /* (e) O_DIRECT: every page read was pinned. */
 static void test_direct_no_signal(void) {
         struct ra_disk_observed o;
@@ -355,6 +374,7 @@ int main(void) {
         RUN(test_thrashing_lower);
         RUN(test_random_reads_keep);
         RUN(test_random_reads_with_foreign_faults);
+        RUN(test_random_reads_with_few_foreign_faults);
         RUN(test_direct_no_signal);
         RUN(test_no_reads);
         RUN(test_attribution);
