@@ -34,6 +34,7 @@ has "$out" "ctest --test-dir build --output-on-failure -j1 -LE ^(advise|vm|syste
 has "$out" "-LE ^(vm|systemd|debian-root|k8s|advise|vm|systemd|debian-root|k8s|package)$" ||
         fail "--no-labs: the sanitizer pass does not leave out the package label"
 has "$out" "fuzz_one text" || fail "--no-labs left out the fuzzers"
+! has "$out" "-L ^(vm|" || fail "--no-labs still runs the labs' pass"
 
 for p in asan fuzz package release; do
         out=$(bash "$run_sh" --dry-run --only "$p" 2>&1) || fail "run.sh --dry-run --only $p: exit $?"
@@ -50,7 +51,8 @@ done
 
 out=$(bash "$run_sh" --dry-run --only release -j 3 2>&1) || fail "run.sh --dry-run -j 3: exit $?"
 has "$out" "cmake --build build -j3" || fail "-j 3 does not build with 3 jobs"
-has "$out" "ctest --test-dir build --output-on-failure -j3 -LE ^advise$" || fail "-j 3 does not run 3 tests at a time"
+has "$out" "ctest --test-dir build --output-on-failure -j3 -LE ^(advise|" || fail "-j 3 does not run 3 tests at a time"
+has "$out" "ctest --test-dir build --output-on-failure -j3 -L ^(vm|" || fail "-j 3 does not run 3 labs at a time"
 
 out=$(bash "$run_sh" --help) || fail "--help exits $?"
 for opt in --no-labs --only -j --dry-run --help; do
