@@ -25,7 +25,15 @@
 #   liveness        the manifest's liveness probe passes while the agent
 #                   runs, fails once it hangs (SIGSTOP) for two check
 #                   periods and 20 s, and passes again when it goes on
-. "$(dirname "$0")/../real/lib.sh"
+#   tune            an operator opts in (--advise-sec, a ConfigMap rule with
+#                   Tune=yes): the pod raises a sequential reader's HDD model
+#                   device 128K -> 512K within 3 windows, and only observes
+#                   another rule's device read the same way; the tuned value
+#                   is kept in the tune-state hostPath and a new pod starts
+#                   from it
+# (advise-common.sh: lib.sh, and for tune the HDD model and the workloads.)
+# shellcheck source=tests/real/advise-common.sh
+. "$(dirname "$0")/../real/advise-common.sh"
 RA_MUST_RUN="the k8s tests"
 case=${1:?usage: k8s.sh CASE}
 ra_init
@@ -281,6 +289,59 @@ for d in yaml.safe_load_all(open(sys.argv[1])):
                 sleep 0.1
         done
         out=$(probe) || ra_fail "the liveness probe still fails once the agent goes on: $out"
+        ;;
+tune)
+        ra_emu_have_throttle || ra_skip "no block throttling (cgroup v1 blkio.throttle.* or cgroup v2 io.max)"
+        RA_CLEANUP_HOOKS+=(ra_emu_cgroup_remove)
+        [ -x "${RA_WORKLOAD:-}" ] || ra_fail "ra-workload is not built (RA_WORKLOAD=${RA_WORKLOAD:-})"
+        ra_hdd_group a dev_a group_a
+        ra_hdd_group b dev_b group_b
+        cat >"$RA_TMP/cluster.conf" <<EOF
+[Rule k8s-tuned]
+Kind=block
+Name=$dev_a
+Size=128K
+Minimum=64K
+Maximum=2M
+Tune=yes
+
+[Rule k8s-observed]
+Kind=block
+Name=$dev_b
+Size=128K
+EOF
+        mkdir "$RA_TMP/tune-state"
+        tuning_pod() {
+                agent_pod --config readahead-agent-rules/50-cluster.conf="$RA_TMP/cluster.conf" --advise-sec 3 \
+                        --tune-state "$RA_TMP/tune-state"
+        }
+        tuning_pod
+        ra_expect_ra "$dev_a" 128
+        ra_expect_ra "$dev_b" 128
+        # (opened at 128K: the kernel copies read_ahead_kb into a file at open)
+        ra_workload_in group_a "$dev_a" "$RA_TMP/a" seq 1 20
+        pid_a=$RA_WORKLOAD_PID
+        ra_workload_in group_b "$dev_b" "$RA_TMP/b" seq 1 20
+        pid_b=$RA_WORKLOAD_PID
+        # 3 windows of 3 s, and the window's own sampling
+        ms=$(wait_value "$(queue "$dev_a")" 512 12)
+        ra_log "$dev_a: raised to 512K by the pod ${ms} ms after its reader started"
+        has_line "^readahead-agent: $dev_a: tune: read_ahead_kb 128K -> 512K (Tune=yes): " ||
+                { logs >&2; ra_fail "no tuning step for $dev_a with its evidence in the pod's log"; }
+        has_line "^readahead-agent: $dev_b: advice raise, read_ahead_kb 512K suggested (128K now, observing only)" ||
+                { logs >&2; ra_fail "no observed advice for $dev_b"; }
+        sleep 4 # a window more: B is still only observed
+        ra_expect_ra "$dev_b" 128
+        ! has_line "$dev_b: tune:" || ra_fail "$dev_b's rule does not tune, yet: $(logs | grep "$dev_b: tune:")"
+        grep -q "^name=$dev_a,size=[0-9]*	512	128	" "$RA_TMP/tune-state/tune" ||
+                ra_fail "no state for $dev_a in the tune-state hostPath: $(cat "$RA_TMP/tune-state/tune" 2>&1)"
+        # A new pod (a restart; a node's reboot with the same disk): from the state.
+        pod_down
+        ra_set_ra "$dev_a" 256
+        tuning_pod
+        ra_expect_ra "$dev_a" 512
+        ra_workload_join "$pid_a" "$dev_a" "$RA_TMP/a"
+        ra_workload_join "$pid_b" "$dev_b" "$RA_TMP/b"
         ;;
 *) ra_fail "unknown case $case" ;;
 esac

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """pod.py MANIFEST [--image REF] [--name NAME] [--check-sec N] [--textfile DIR]
                    [--mountinfo HOSTPATH] [--config CONFIGMAP/KEY=FILE]...
+                   [--advise-sec N] [--tune-state DIR]
 
 Prints what `podman kube play` of Debian 12's podman 4.3 takes for
 deploy/kubernetes's DaemonSet: its ConfigMaps, then a Pod whose spec is the
@@ -9,7 +10,8 @@ DaemonSet's pod template, unchanged but for what the test must point
 elsewhere: the image (the one just built), --check-sec (short, to wait for
 one period), the textfile hostPath (the test's directory), ConfigMap data
 (the test's rules), the host file bound as the mount table (where the test
-runs in a mount namespace that is not PID 1's)."""
+runs in a mount namespace that is not PID 1's), --advise-sec (as an operator
+who opts in adds it) and the tune-state hostPath (the test's directory)."""
 import argparse
 import sys
 
@@ -25,6 +27,8 @@ def main():
     p.add_argument("--mountinfo")
     p.add_argument("--config", action="append", default=[], metavar="CONFIGMAP/KEY=FILE")
     p.add_argument("--name", default="readahead-agent")
+    p.add_argument("--advise-sec", type=int)
+    p.add_argument("--tune-state")
     a = p.parse_args()
 
     with open(a.manifest) as f:
@@ -55,11 +59,14 @@ def main():
         if not vols:
             sys.exit("pod.py: the pod has no host-mountinfo volume")
         vols[0]["hostPath"]["path"] = a.mountinfo
-    if a.textfile:
-        vols = [v for v in spec["volumes"] if v["name"] == "textfile"]
-        if not vols:
-            sys.exit("pod.py: the pod has no textfile volume")
-        vols[0]["hostPath"]["path"] = a.textfile
+    if a.advise_sec is not None:
+        container["args"] = container.get("args", []) + [f"--advise-sec={a.advise_sec}"]
+    for option, volume in ((a.textfile, "textfile"), (a.tune_state, "tune-state")):
+        if option:
+            vols = [v for v in spec["volumes"] if v["name"] == volume]
+            if not vols:
+                sys.exit(f"pod.py: the pod has no {volume} volume")
+            vols[0]["hostPath"]["path"] = option
     pod = {
         "apiVersion": "v1",
         "kind": "Pod",

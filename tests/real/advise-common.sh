@@ -3,7 +3,7 @@
 # Shared by the advise-* tests: an emulated device (calibrate-common.sh),
 # a workload from bench/ (ra-workload) read inside its cgroup while
 # readahead-ctl advise watches from outside, and the workload's numbers.
-. "$(dirname "$0")/calibrate-common.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/calibrate-common.sh"
 RA_MUST_RUN="the advise lab"
 
 # ra_advise_init: ra_calibrate_init, plus the workload program.
@@ -248,7 +248,7 @@ print(eval(sys.argv[3]))' "$1" "$2" "$3"
 
 # The advise-app-* tests: an application from Debian's archive on ext4 on
 # the HDD model, in a group with less memory than its data (tests/real/apps.sh).
-. "$(dirname "$0")/apps.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/apps.sh"
 
 # ra_app_fs DEV NAME: ext4 on DEV, mounted on $RA_TMP/mnt/NAME (unmounted at
 # exit); ra_app_cold DEV NAME drops its page cache (and the device's) by

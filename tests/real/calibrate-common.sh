@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Shared by the calibrate-* tests: an emulated device (tests/real/emulate.sh)
 # that readahead-ctl calibrate measures from inside its throttling cgroup.
-. "$(dirname "$0")/lib.sh"
-. "$(dirname "$0")/emulate.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+. "$(dirname "${BASH_SOURCE[0]}")/emulate.sh"
 
 # ra_calibrate_init: ra_init, plus what throttling needs.
 ra_calibrate_init() {
