@@ -6,7 +6,8 @@
 # per cgroup, (g) advise-neighbour-thrash, (h) advise-neighbour-faults and
 # (i) advise-shared-device, advise-converge, and in trixie
 # advise-tune-converge (the agent tuning the same three workloads,
-# Tune=yes), on cgroup v2 under systemd,
+# Tune=yes) and advise-tune-switch (following a switch, the controls left
+# alone), on cgroup v2 under systemd,
 # as ctest runs them on the host but for the HDD model's speed (below): the
 # same scripts, with the environment ctest gives them (advise.env in the
 # build dir, written by tests/systemd/CMakeLists.txt).
@@ -45,7 +46,7 @@ cases=(advise-neighbour-thrash advise-neighbour-faults advise-shared-device advi
 # (CI's time is bounded), judged after 4 windows where the host needs 3:
 # under TCG the windows' evidence is thinner (tests/systemd/README.md).
 if [ "$RA_LAB_SUITE" = trixie ]; then
-        cases+=(advise-tune-converge)
+        cases+=(advise-tune-converge advise-tune-switch)
         export RA_TUNE_SETTLE_WINDOWS=4
 fi
 
