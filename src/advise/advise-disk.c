@@ -182,7 +182,10 @@ static bool lower_for_read_around(const struct ra_disk_observed *o, const struct
          * still fault at the old value. */
         bool faults_issue_requests = true;
         if (l->max_sectors_kb) {
-                double per_fault = a->read_per_fault_kb / (double) l->max_sectors_kb;
+                uint64_t request_kb = l->max_sectors_kb < RA_ADVISE_FAULT_REQUEST_KB_MAX
+                                              ? l->max_sectors_kb
+                                              : RA_ADVISE_FAULT_REQUEST_KB_MAX;
+                double per_fault = a->read_per_fault_kb / (double) request_kb;
                 faults_issue_requests = o->majfaults * (per_fault > 1 ? per_fault : 1) >=
                                         RA_ADVISE_FAULT_REQUEST_SHARE_MIN * (double) o->disk.read_ios;
         }

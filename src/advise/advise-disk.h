@@ -26,11 +26,18 @@
 #define RA_ADVISE_FAULT_READ_MIN 0.5
 #define RA_ADVISE_FAULT_READ_MAX 2.0
 /* ...and the faults issue half of the device's requests, each fault its
- * read over max_sectors_kb of them (at least one): fault counters do not say
- * which device a fault read, and 4K random reads (120 requests a second on
- * the HDD model) beside 1.8 faults a second from elsewhere read 272K "a
- * fault", half of 512K (bench/tune-hold's control). */
+ * read over RA_ADVISE_FAULT_REQUEST_KB_MAX (or max_sectors_kb, when smaller)
+ * of them, at least one: fault counters do not say which device a fault
+ * read, and 4K random reads (120 requests a second on the HDD model) beside
+ * 1.8 faults a second from elsewhere read 272K "a fault", half of 512K
+ * (bench/tune-hold's control). */
 #define RA_ADVISE_FAULT_REQUEST_SHARE_MIN 0.5
+/* A request holds at most max_segments pages: 128 (the kernel's
+ * BLK_MAX_SEGMENTS, the loop driver's and many disks') scattered 4K pages
+ * of the page cache, 512K. With max_sectors_kb alone, faults reading 1280K
+ * each on the HDD model, whose requests averaged 546K once memory was
+ * fragmented, issued "0.43" of the requests and were not advised. */
+#define RA_ADVISE_FAULT_REQUEST_KB_MAX 512
 /* Random faults gain nothing from read-around above this (bench/benefit:
  * 122 faults/s at 64K, 21 at 4M on the HDD model); not lowered below it. */
 #define RA_ADVISE_FAULT_FLOOR_KB 64

@@ -199,6 +199,20 @@ static void test_random_reads_with_few_foreign_faults(void) {
         CHECK_STR("lower", ra_advice_to_string(a.kind));
 }
 
+/* Faults reading 1280K each at read_ahead_kb 1280K (max_sectors_kb 1280),
+ * their reads split into requests of about 512K (max_segments 128 of
+ * scattered pages): read-around, as real-advise-tune-switch's faults once
+ * memory was fragmented. */
+static void test_fault_reads_split_by_segments(void) {
+        struct ra_disk_observed o;
+        struct ra_disk_counters d = { .read_ios = 63, .read_sectors = 64000, .io_ticks_ms = 5 };
+        struct ra_host_counters h = { .majfaults = 25, .io_some_us = 510000 };
+        observe(&o, 5, &d, &h);
+        struct ra_advice a = advise_at(1280, &o);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(320, a.suggested_kb);
+}
+
 /* (e) O_DIRECT: every page read was pinned. */
 static void test_direct_no_signal(void) {
         struct ra_disk_observed o;
@@ -375,6 +389,7 @@ int main(void) {
         RUN(test_random_reads_keep);
         RUN(test_random_reads_with_foreign_faults);
         RUN(test_random_reads_with_few_foreign_faults);
+        RUN(test_fault_reads_split_by_segments);
         RUN(test_direct_no_signal);
         RUN(test_no_reads);
         RUN(test_attribution);
