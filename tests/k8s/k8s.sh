@@ -296,20 +296,7 @@ tune)
         [ -x "${RA_WORKLOAD:-}" ] || ra_fail "ra-workload is not built (RA_WORKLOAD=${RA_WORKLOAD:-})"
         ra_hdd_group a dev_a group_a
         ra_hdd_group b dev_b group_b
-        cat >"$RA_TMP/cluster.conf" <<EOF
-[Rule k8s-tuned]
-Kind=block
-Name=$dev_a
-Size=128K
-Minimum=64K
-Maximum=2M
-Tune=yes
-
-[Rule k8s-observed]
-Kind=block
-Name=$dev_b
-Size=128K
-EOF
+        ra_tune_rules k8s-tuned k8s-observed "$dev_a" "$dev_b" >"$RA_TMP/cluster.conf"
         mkdir "$RA_TMP/tune-state"
         tuning_pod() {
                 agent_pod --config readahead-agent-rules/50-cluster.conf="$RA_TMP/cluster.conf" --advise-sec 3 \

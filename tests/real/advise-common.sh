@@ -184,6 +184,26 @@ ra_sweep_best() {
                 if (v > bv) { bv = v; bk = $3 } } END { printf "%s %.1f\n", bk, bv * pct / 100 }' "$sweep"
 }
 
+# ra_tune_rules TUNED OBSERVED DEV_A DEV_B: the rules of advise-tune and
+# k8s-tune: DEV_A and DEV_B at 128K, DEV_A's rule (named TUNED) with
+# Tune=yes between 64K and 2M, DEV_B's (OBSERVED) only observed.
+ra_tune_rules() {
+        cat <<EOF
+[Rule $1]
+Kind=block
+Name=$3
+Size=128K
+Minimum=64K
+Maximum=2M
+Tune=yes
+
+[Rule $2]
+Kind=block
+Name=$4
+Size=128K
+EOF
+}
+
 # ra_tune_lab KEY=VALUE... <RULES: the tune labs' configuration in $ROOT:
 # the profile "tune-lab", its [Profile] of the keys given, a first rule that
 # leaves every other device of this machine alone (Size=keep), then the

@@ -18,20 +18,7 @@
 ra_advise_init
 ra_hdd_group a dev_a group_a
 ra_hdd_group b dev_b group_b
-ra_tune_lab Default=128K Minimum=32K Maximum=16M <<CONF
-[Rule tuned]
-Kind=block
-Name=$dev_a
-Size=128K
-Minimum=64K
-Maximum=2M
-Tune=yes
-
-[Rule observed]
-Kind=block
-Name=$dev_b
-Size=128K
-CONF
+ra_tune_lab Default=128K Minimum=32K Maximum=16M < <(ra_tune_rules tuned observed "$dev_a" "$dev_b")
 ra_install_rule
 ra_set_ra "$dev_a" 256
 ra_set_ra "$dev_b" 256
