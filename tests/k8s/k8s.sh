@@ -291,9 +291,7 @@ for d in yaml.safe_load_all(open(sys.argv[1])):
         out=$(probe) || ra_fail "the liveness probe still fails once the agent goes on: $out"
         ;;
 tune)
-        ra_emu_have_throttle || ra_skip "no block throttling (cgroup v1 blkio.throttle.* or cgroup v2 io.max)"
-        RA_CLEANUP_HOOKS+=(ra_emu_cgroup_remove)
-        [ -x "${RA_WORKLOAD:-}" ] || ra_fail "ra-workload is not built (RA_WORKLOAD=${RA_WORKLOAD:-})"
+        ra_workload_init
         ra_hdd_group a dev_a group_a
         ra_hdd_group b dev_b group_b
         ra_tune_rules k8s-tuned k8s-observed "$dev_a" "$dev_b" >"$RA_TMP/cluster.conf"

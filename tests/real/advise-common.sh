@@ -6,9 +6,16 @@
 . "$(dirname "${BASH_SOURCE[0]}")/calibrate-common.sh"
 RA_MUST_RUN="the advise lab"
 
-# ra_advise_init: ra_calibrate_init, plus the workload program.
+# ra_advise_init: ra_init, plus ra_workload_init.
 ra_advise_init() {
-        ra_calibrate_init
+        ra_init
+        ra_workload_init
+}
+
+# ra_workload_init: ra_throttle_init, plus the workload program (a script
+# that called ra_init itself).
+ra_workload_init() {
+        ra_throttle_init
         [ -x "${RA_WORKLOAD:-}" ] || ra_fail "ra-workload is not built (RA_WORKLOAD=${RA_WORKLOAD:-})"
 }
 

@@ -8,6 +8,12 @@
 # ra_calibrate_init: ra_init, plus what throttling needs.
 ra_calibrate_init() {
         ra_init
+        ra_throttle_init
+}
+
+# ra_throttle_init: what throttling needs (a script that called ra_init
+# itself), and its cgroups removed at exit.
+ra_throttle_init() {
         ra_emu_have_throttle ||
                 ra_skip "no block throttling (cgroup v1 blkio.throttle.* or cgroup v2 io.max)"
         command -v python3 >/dev/null || ra_skip "python3 is not installed"
