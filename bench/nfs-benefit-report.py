@@ -105,11 +105,13 @@ def quartiles(xs):
     return median(xs[:half] if len(xs) % 2 == 0 else xs[:half + 1]), median(xs[half:])
 
 
-def index(rows):
-    """A cell per group, RTT, setting and read_ahead_kb: the median of its runs."""
+def index(rows, by_setting=True):
+    """A cell per group, RTT, read_ahead_kb and setting (by_setting False:
+    every setting's runs of that value together): the median of its runs."""
     runs = {}
     for r in rows:
-        runs.setdefault((r["group"], int(r["rtt_ms"]), int(r["read_ahead_kb"]), r["setting"]), []).append(r)
+        key = (r["group"], int(r["rtt_ms"]), int(r["read_ahead_kb"]))
+        runs.setdefault(key + (r["setting"],) if by_setting else key, []).append(r)
     cell = {}
     for key, rs in runs.items():
         c = dict(rs[0])
@@ -195,10 +197,12 @@ def summary(rows, cell):
     value advise ended at, each measured as a setting of its own."""
     out = [
         "| group | RTT | best median (spread) | profile | % of best | advise: path | advise's value | % of best "
-        "| 128K (kernel) | % of best | 15360K (AWS) | % of best | separable? |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| every run at advise's value | % of best | 128K (kernel) | % of best | 15360K (AWS) | % of best "
+        "| separable? |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     cells = sweep(cell)
+    pooled = index(rows, by_setting=False)
     for g in GROUPS:
         if not any(r["group"] == g for r in rows):
             continue
@@ -223,14 +227,21 @@ def summary(rows, cell):
                 pk, pc = (g, t, product_kb(rows, g), "sweep"), cells.get((g, t, product_kb(rows, g)))
             k128, k15 = cells.get((g, t, 128)), cells.get((g, t, 15360))
             final = ac or pc
+            # The value the product ends at, measured by all its runs: the
+            # sweep's, the profile's and advise's runs of one value differ
+            # only by when they ran.
+            fk = (ak or pk)[2] if final else None
+            every = pooled.get((g, t, fk)) if final else None
             # The product's value cannot be told from the best when their
-            # interquartile ranges overlap.
-            sep = ""
-            if final and final is not bc and final["runs"] > 1 and bc["runs"] > 1:
-                sep = "yes" if final["q3"] < bc["q1"] else "no (within spread)"
+            # interquartile ranges overlap (every run at the value, else
+            # the setting's).
+            sep, judged = "", every or final
+            if judged and fk != bk and judged["runs"] > 1 and bc["runs"] > 1:
+                sep = "yes" if judged["q3"] < bc["q1"] else "no (within spread)"
             out.append(
                 f"| {g} | {t} ms | {fmt(bc)} at {size(bk)} | {fmt(pc) + ' at ' + size(pk[2]) if pc else ''} | {pct(pc)} "
                 f"| {ac['advise_path'] if ac else ''} | {fmt(ac) + ' at ' + size(ak[2]) if ac else ''} | {pct(ac)} "
+                f"| {fmt(every) + ', ' + str(every['runs']) + ' runs' if every else ''} | {pct(every)} "
                 f"| {fmt(k128) if k128 else ''} | {pct(k128)} | {fmt(k15) if k15 else ''} | {pct(k15)} | {sep} |")
     out.append("")
     return out
