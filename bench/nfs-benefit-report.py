@@ -125,8 +125,16 @@ def index(rows, by_setting=True):
         cpu = [float(r["cpu_busy_pct"]) for r in rs if r.get("cpu_busy_pct")]
         c["cpu"] = median(cpu) if cpu else None
         c["runs"] = len(rs)
+        c["values"] = v
         cell[key] = c
     return cell
+
+
+def beats(a, b):
+    """The chance that a run of cell a reads more than a run of cell b (ties
+    half): 0.5 when the two cannot be told apart, whatever their spread."""
+    wins = sum(1.0 if x > y else 0.5 if x == y else 0.0 for x in a["values"] for y in b["values"])
+    return wins / (len(a["values"]) * len(b["values"]))
 
 
 def sweep(cell):
@@ -198,8 +206,8 @@ def summary(rows, cell):
     out = [
         "| group | RTT | best median (spread) | profile | % of best | advise: path | advise's value | % of best "
         "| every run at advise's value | % of best | 128K (kernel) | % of best | 15360K (AWS) | % of best "
-        "| separable? |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "| separable? | a run at the best beats one at advise's value |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     cells = sweep(cell)
     pooled = index(rows, by_setting=False)
@@ -235,14 +243,15 @@ def summary(rows, cell):
             # The product's value cannot be told from the best when their
             # interquartile ranges overlap (every run at the value, else
             # the setting's).
-            sep, judged = "", every or final
+            sep, judged, odds = "", every or final, ""
             if judged and fk != bk and judged["runs"] > 1 and bc["runs"] > 1:
                 sep = "yes" if judged["q3"] < bc["q1"] else "no (within spread)"
+                odds = f"{100 * beats(bc, judged):.0f}%"
             out.append(
                 f"| {g} | {t} ms | {fmt(bc)} at {size(bk)} | {fmt(pc) + ' at ' + size(pk[2]) if pc else ''} | {pct(pc)} "
                 f"| {ac['advise_path'] if ac else ''} | {fmt(ac) + ' at ' + size(ak[2]) if ac else ''} | {pct(ac)} "
                 f"| {fmt(every) + ', ' + str(every['runs']) + ' runs' if every else ''} | {pct(every)} "
-                f"| {fmt(k128) if k128 else ''} | {pct(k128)} | {fmt(k15) if k15 else ''} | {pct(k15)} | {sep} |")
+                f"| {fmt(k128) if k128 else ''} | {pct(k128)} | {fmt(k15) if k15 else ''} | {pct(k15)} | {sep} | {odds} |")
     out.append("")
     return out
 
