@@ -211,11 +211,18 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
          * read (the lab's 32 streams in 48 MiB: 25-52% refaults in the
          * window after 2560K -> 640K; a lower on them to 160K read a third
          * as fast as 640K). */
-        if (s->direction < 0 && s->measure == RA_TUNE_MEASURE_KEPT && s->windows < 2 && direction < 0 &&
-            measure_kind(v) == RA_TUNE_MEASURE_KEPT) {
+        bool thrash_again = s->direction < 0 && s->measure == RA_TUNE_MEASURE_KEPT && direction < 0 &&
+                            measure_kind(v) == RA_TUNE_MEASURE_KEPT;
+        if (thrash_again && s->windows < 2) {
                 snprintf(why, why_size, "%s to %s held: the refaults of the first window after a lower still "
                          "come from what the larger value read", ra_advice_to_string(v->kind),
                          ra_format_size_kb(want, x));
+                return RA_TUNE_HOLD;
+        }
+        if (thrash_again && v->refault_share < RA_TUNE_THRASH_AGAIN_SHARE_MIN) {
+                snprintf(why, why_size, "%s to %s held: after a lower of readahead thrown away, %.0f%% of "
+                         "refaults is too few for another (%.0f%%)", ra_advice_to_string(v->kind),
+                         ra_format_size_kb(want, x), v->refault_share * 100, RA_TUNE_THRASH_AGAIN_SHARE_MIN * 100);
                 return RA_TUNE_HOLD;
         }
         if (s->direction && direction != s->direction && s->windows < RA_TUNE_JUDGE_WINDOWS) {

@@ -26,7 +26,8 @@
  *    [Minimum, Maximum] of the rule (else the profile's) and the memory and
  *    small-device caps;
  *  - no further lower of readahead thrown away in the first window after
- *    one (its refaults still count what the larger value read);
+ *    one (its refaults still count what the larger value read), and later
+ *    only on RA_TUNE_THRASH_AGAIN_SHARE_MIN of refaults;
  *  - no step against the last one within RA_TUNE_JUDGE_WINDOWS windows, and
  *    none back to a value a step back left within the hour;
  *  - at most RA_TUNE_CHANGES_PER_HOUR changes an hour.
@@ -34,6 +35,12 @@
 #define RA_TUNE_JUDGE_WINDOWS    3
 #define RA_TUNE_WORSE            0.10
 #define RA_TUNE_CHANGES_PER_HOUR 4
+/* After a lower of readahead thrown away, another one needs this share of
+ * refaults, twice the advice's: the lab's 32 streams in 48 MiB refaulted
+ * 12% at 640K in the trixie guest and 14% at 1280K here, both within 10%
+ * of the sweep's best (1M), and a second lower on the 12% (640K -> 160K)
+ * read a third as fast; the first lower, from 2560K, saw 14-52%. */
+#define RA_TUNE_THRASH_AGAIN_SHARE_MIN 0.20
 #define RA_TUNE_KEY_MAX          (RA_STABLE_ID_MAX * 2 + 16)
 #define RA_TUNE_REASON_MAX       200
 

@@ -7,9 +7,10 @@
 # reaches files opened after it), and nobody runs advise: one agent with
 # --advise-sec=4 tunes all three apart. After 3 windows each value is
 # measured against the sweep's best value run again now
-# (bench/benefit.tsv): within 10%, in at most 3 changes; two windows more
-# change nothing. RA_TUNE_SETTLE_WINDOWS (default 3) is the number of
-# windows waited: the systemd lab's TCG guest waits 4 (its README says why).
+# (bench/benefit.tsv): within 10% (a gap measured twice more, medians of
+# three), in at most 3 changes; two windows more change nothing.
+# RA_TUNE_SETTLE_WINDOWS (default 3) is the number of windows waited: the
+# systemd lab's TCG guest waits 4 (its README says why).
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
@@ -91,13 +92,27 @@ check() {
         read -r best_kb best_sweep < <(ra_sweep_best "$name" "$field")
         got=$(measure "$name" "$dev" "$group" "$final" "$field" "$@")
         best_now=$(measure "$name" "$dev" "$group" "$best_kb" "$field" "$@")
-        ratio=$(python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$got" "$best_now")
+        ratio=$(ratio_of "$got" "$best_now")
         ra_log "$name: ${start}K -> ${final}K after $settle windows, $changes changes; $field $got, the sweep's best ${best_kb}K $best_now now (sweep $best_sweep): ratio $ratio"
+        # One run of each can differ by 10% (seq1 read 0.89 at 1280K against
+        # 1024K in the trixie guest): a gap is judged on medians of three.
+        if [ "$final" != "$best_kb" ] && ! ratio_ok "$ratio"; then
+                local gots=("$got") bests=("$best_now") i
+                for i in 1 2; do
+                        gots+=("$(measure "$name" "$dev" "$group" "$final" "$field" "$@")")
+                        bests+=("$(measure "$name" "$dev" "$group" "$best_kb" "$field" "$@")")
+                done
+                got=$(median_of "${gots[@]}") best_now=$(median_of "${bests[@]}")
+                ratio=$(ratio_of "$got" "$best_now")
+                ra_log "$name: again: ${final}K ${gots[*]}, ${best_kb}K ${bests[*]}: medians $got and $best_now, ratio $ratio"
+        fi
         ra_expect_eq "$name: at most 3 changes" "$((changes <= 3))" 1
         ra_expect_eq "$name: unchanged two windows on" "${after5[$dev]}" "$final"
-        ra_expect_eq "$name: within 10% of the best (ratio $ratio)" \
-                "$(python3 -c 'import sys; print(float(sys.argv[1]) >= 0.9)' "$ratio")" True
+        ra_expect_eq "$name: within 10% of the best (ratio $ratio)" "$(ratio_ok "$ratio" && echo yes)" yes
 }
+ratio_of() { python3 -c 'import sys; print("%.2f" % (float(sys.argv[1]) / float(sys.argv[2])))' "$1" "$2"; }
+ratio_ok() { python3 -c 'import sys; sys.exit(float(sys.argv[1]) < 0.9)' "$1"; }
+median_of() { printf '%s\n' "$@" | sort -g | sed -n "$((($# + 1) / 2))p"; }
 check seq1 "$dev_seq" group_seq 128 mib_per_s seq 1 8
 check mmap "$dev_mmap" group_mmap 4096 ops_per_s faults 8
 check mem32 "$dev_mem" group_mem 2560 mib_per_s seq 32 12 8
