@@ -202,7 +202,8 @@ def group_table(rows, cell, group):
 
 def summary(rows, cell):
     """Per group x RTT: the sweep's best median, the profile's value and the
-    value advise ended at, each measured as a setting of its own."""
+    value advise ended at, each measured as a setting of its own, and every
+    run at advise's value (all settings), against which the best is judged."""
     out = [
         "| group | RTT | best median (spread) | profile | % of best | advise: path | advise's value | % of best "
         "| every run at advise's value | % of best | 128K (kernel) | % of best | 15360K (AWS) | % of best "
