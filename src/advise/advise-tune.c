@@ -139,6 +139,7 @@ static void step(struct ra_tune_state *s, uint64_t current_kb, uint64_t kb, int6
         s->windows = 0;
         s->measure = m;
         s->measure_before = measure;
+        s->worse_windows = 0;
         snprintf(s->reason, sizeof(s->reason), "%s", reason);
 }
 
@@ -176,9 +177,11 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
          * first window after it: the kernel copies read_ahead_kb into a
          * file at open, so that window still reads files opened before. */
         double measure = v->kind != RA_ADVICE_NO_SIGNAL ? measure_in(v, s->measure) : 0;
-        if (s->direction && !s->stepped_back && s->windows >= 2 && s->windows <= RA_TUNE_JUDGE_WINDOWS &&
-            s->measure != RA_TUNE_MEASURE_NONE && v->kind != RA_ADVICE_NO_SIGNAL &&
-            measure < s->measure_before * (1 - RA_TUNE_WORSE) && s->previous_kb &&
+        bool judged = s->direction && !s->stepped_back && s->windows >= 2 && s->windows <= RA_TUNE_JUDGE_WINDOWS &&
+                      s->measure != RA_TUNE_MEASURE_NONE && v->kind != RA_ADVICE_NO_SIGNAL;
+        if (judged)
+                s->worse_windows = measure < s->measure_before * (1 - RA_TUNE_WORSE) ? s->worse_windows + 1 : 0;
+        if (judged && s->worse_windows >= RA_TUNE_WORSE_WINDOWS && s->previous_kb &&
             clamp(s->previous_kb, b) == s->previous_kb) {
                 if (changes_last_hour(s, now) >= RA_TUNE_CHANGES_PER_HOUR) {
                         snprintf(why, why_size, "the step to %s made things worse, but %u changes in the last "

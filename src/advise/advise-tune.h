@@ -20,8 +20,9 @@
  *  - a value someone else wrote (by hand, another tool) is kept until the
  *    next boot or until `readahead-ctl apply` puts the profile's back;
  *  - a step that made the workload's own measure worse by RA_TUNE_WORSE
- *    in the 2nd to RA_TUNE_JUDGE_WINDOWS-th window after it is taken back,
- *    once (the first window still reads files opened before the step);
+ *    in RA_TUNE_WORSE_WINDOWS windows running, from the 2nd to the
+ *    RA_TUNE_JUDGE_WINDOWS-th after it, is taken back, once (the first
+ *    window still reads files opened before the step);
  *  - one step a window, the advice's (at most a factor of 4), within
  *    [Minimum, Maximum] of the rule (else the profile's) and the memory and
  *    small-device caps;
@@ -34,6 +35,10 @@
  */
 #define RA_TUNE_JUDGE_WINDOWS    3
 #define RA_TUNE_WORSE            0.10
+/* One window's noise is no evidence: the trixie guest's random faults at
+ * 64K, the sweep's best, were served 12% slower than at 256K in one window
+ * of each of two runs, and as fast in the next. */
+#define RA_TUNE_WORSE_WINDOWS    2
 #define RA_TUNE_CHANGES_PER_HOUR 4
 /* After a lower of readahead thrown away, another one needs this share of
  * refaults, twice the advice's: the lab's 32 streams in 48 MiB refaulted
@@ -67,6 +72,7 @@ struct ra_tune_state {
         unsigned windows;          /* windows since */
         enum ra_tune_measure measure;
         double measure_before; /* in the window that led to it */
+        unsigned worse_windows; /* judged windows running in which it was worse */
         int64_t recent[RA_TUNE_CHANGES_PER_HOUR]; /* the last changes' times, 0: none */
         uint64_t avoid_kb;     /* a value a step back left: not again before avoid_until */
         int64_t avoid_until;

@@ -109,8 +109,8 @@ static void test_no_reversal_within_windows(void) {
 
 /* A raise after which the reads a second fell by more than RA_TUNE_WORSE:
  * not judged in the first window after it (that window still reads files
- * opened before the step), back to the value before in the second, once,
- * and not there again within the hour. */
+ * opened before the step), back to the value before after the second and
+ * third, once, and not there again within the hour. */
 static void test_worse_goes_back(void) {
         struct ra_tune_state s = {};
         uint64_t kb;
@@ -118,30 +118,41 @@ static void test_worse_goes_back(void) {
         bounds.target_kb = 512;
         CHECK_INT(RA_TUNE_WRITE, window(&s, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0, &kb));
         CHECK_INT(RA_TUNE_NONE, window(&s, 2048, advice(RA_ADVICE_KEEP, 2048, 30), T0 + 600, &kb));
-        CHECK_INT(RA_TUNE_WRITE, window(&s, 2048, advice(RA_ADVICE_KEEP, 2048, 30), T0 + 1200, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&s, 2048, advice(RA_ADVICE_KEEP, 2048, 30), T0 + 1200, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 2048, advice(RA_ADVICE_KEEP, 2048, 30), T0 + 1800, &kb));
         CHECK_U64(512, kb);
         CHECK(s.stepped_back);
         CHECK_CONTAINS(s.reason, "worse");
         /* back at 512K and worse again: a step back is not itself taken back */
-        CHECK_INT(RA_TUNE_NONE, window(&s, 512, advice(RA_ADVICE_KEEP, 512, 10), T0 + 1800, &kb));
-        CHECK_INT(RA_TUNE_NONE, window(&s, 512, advice(RA_ADVICE_KEEP, 512, 10), T0 + 2400, &kb));
+        for (int w = 4; w <= 6; w++)
+                CHECK_INT(RA_TUNE_NONE, window(&s, 512, advice(RA_ADVICE_KEEP, 512, 10), T0 + 600 * w, &kb));
         /* advise asks for 2M again within the hour: held */
-        CHECK_INT(RA_TUNE_HOLD, window(&s, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0 + 3000, &kb));
+        CHECK_INT(RA_TUNE_HOLD, window(&s, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0 + 4200, &kb));
         /* after it, allowed */
-        CHECK_INT(RA_TUNE_WRITE, window(&s, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0 + 1200 + 3600 + 60, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0 + 1800 + 3600 + 60, &kb));
         /* within RA_TUNE_WORSE is noise, not worse */
         struct ra_tune_state n = {};
         CHECK_INT(RA_TUNE_WRITE, window(&n, 512, advice(RA_ADVICE_RAISE, 2048, 40), T0, &kb));
-        CHECK_INT(RA_TUNE_NONE, window(&n, 2048, advice(RA_ADVICE_KEEP, 2048, 37), T0 + 600, &kb));
-        CHECK_INT(RA_TUNE_NONE, window(&n, 2048, advice(RA_ADVICE_KEEP, 2048, 37), T0 + 1200, &kb));
-        /* a lower for faults is judged by the faults served a second */
+        for (int w = 1; w <= RA_TUNE_JUDGE_WINDOWS; w++)
+                CHECK_INT(RA_TUNE_NONE, window(&n, 2048, advice(RA_ADVICE_KEEP, 2048, 37), T0 + 600 * w, &kb));
+        /* a lower for faults is judged by the faults served a second; worse
+         * in one window only is noise (the trixie guest's 64K: 30.2 faults
+         * a second against 34.2 at 256K, then as many) */
         struct ra_tune_state f = {};
         bounds.target_kb = 4096;
         CHECK_INT(RA_TUNE_WRITE, window(&f, 4096, faults(RA_ADVICE_LOWER, 1024, 22), T0, &kb));
         CHECK_INT(RA_TUNE_WRITE, window(&f, 1024, faults(RA_ADVICE_LOWER, 256, 60), T0 + 600, &kb));
+        struct ra_tune_state once = f;
         CHECK_INT(RA_TUNE_NONE, window(&f, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 1200, &kb));
-        CHECK_INT(RA_TUNE_WRITE, window(&f, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 1800, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&f, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 1800, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&f, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 2400, &kb));
         CHECK_U64(1024, kb);
+        CHECK_INT(RA_TUNE_NONE, window(&once, 256, faults(RA_ADVICE_KEEP, 256, 61), T0 + 1200, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&once, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 1800, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&once, 256, faults(RA_ADVICE_KEEP, 256, 59), T0 + 2400, &kb));
+        for (int w = 5; w <= 8; w++)
+                CHECK_INT(RA_TUNE_NONE, window(&once, 256, faults(RA_ADVICE_KEEP, 256, 30), T0 + 600 * w, &kb));
+        CHECK_U64(256, once.tuned_kb);
         /* a lower of readahead thrown away is judged by the share of reads
          * kept, not the bytes a second, which count the waste of the larger
          * value (the lab's 32 streams in 48 MiB: 2560K read 47 MB/s with 14%
@@ -160,7 +171,8 @@ static void test_worse_goes_back(void) {
         struct ra_tune_state u = {};
         CHECK_INT(RA_TUNE_WRITE, window(&u, 2560, thrash, T0, &kb));
         CHECK_INT(RA_TUNE_NONE, window(&u, 640, after, T0 + 600, &kb));
-        CHECK_INT(RA_TUNE_WRITE, window(&u, 640, after, T0 + 1200, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&u, 640, after, T0 + 1200, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&u, 640, after, T0 + 1800, &kb));
         CHECK_U64(2560, kb);
         bounds.target_kb = 512;
 }
@@ -305,18 +317,20 @@ static void test_file(void) {
         free(got);
         /* a file of lines the agent does not write: each skipped */
         snprintf(path, sizeof(path), "%s/var/lib/readahead-agent/tune", root);
-        static const char lines[] = "k\t99999999\t0\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\n"    /* KiB too large */
-                              "k\t512\t128\t2\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\n"        /* direction */
-                              "k\t512\t128\t1\t0\t0\t0\t1\tnan\t0,0,0,0\t0\t0\t0\t-\tr\n"      /* measure */
-                              "k\t0\t0\t0\t0\t0\t0\t0\t0\t0,0,0,0\t0\t0\t64\t-\tr\n"           /* hand, no boot */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0,0\t0\t0\t0\t-\tr\n"      /* 5 times */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\tXYZ\tr\n"      /* boot id */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\n"           /* 14 fields */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tgood\n";
+        static const char lines[] = "k\t99999999\t0\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\n" /* KiB too large */
+                              "k\t512\t128\t2\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\n"     /* direction */
+                              "k\t512\t128\t1\t0\t0\t0\t1\tnan\t0,0,0,0\t0\t0\t0\t-\tr\t0\n"   /* measure */
+                              "k\t0\t0\t0\t0\t0\t0\t0\t0\t0,0,0,0\t0\t0\t64\t-\tr\t0\n"        /* hand, no boot */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0,0\t0\t0\t0\t-\tr\t0\n"   /* 5 times */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\tXYZ\tr\t0\n"   /* boot id */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t9\n"     /* worse windows */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\n"        /* 15 fields */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tgood\t1\n";
         test_write_bytes(path, lines, sizeof(lines) - 1);
         CHECK_INT(0, ra_tune_states_load(root, &got, &n));
         CHECK_INT(1, (int) n);
         CHECK_STR("good", got[0].reason);
+        CHECK_INT(1, (int) got[0].worse_windows);
         free(got);
         /* not a regular file: refused */
         CHECK(unlink(path) == 0);
