@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# tests/systemd/run.sh [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] SUITE
+# tests/systemd/run.sh [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] [--hold MIN] SUITE
 #
 # The systemd lab: boots Debian SUITE (bookworm, trixie) as users run it,
 # systemd as PID 1, from the cached image of image.sh, with the project's own
@@ -10,7 +10,9 @@
 # boots: the first installs the package with apt, the second checks what a
 # reboot, suspend and resume, `apt remove` and `apt purge` do (see
 # tests/systemd/README.md). --share DIR gives the guest DIR read-only at
-# /ra/share; --no-deb skips the package build, for a lab that needs none.
+# /ra/share; --no-deb skips the package build, for a lab that needs none;
+# --hold MIN makes the advise lab run Tune=yes's hold for MIN minutes
+# instead of its cases (bench/tune-hold -g).
 #
 # Disks: vda the root (a copy-on-write overlay of the image, kept across the
 # guest's reboot), vdb an empty 128 GiB sparse disk, vdc an 8 GiB one that the
@@ -26,14 +28,15 @@
 # CI (a machine that cannot run the lab fails instead of skipping).
 set -euo pipefail
 
-usage="usage: $0 [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] SUITE"
-timeout_s=900 lab=lab share_dir="" debs=1
+usage="usage: $0 [--timeout SEC] [--lab LAB] [--share DIR] [--no-deb] [--hold MIN] SUITE"
+timeout_s=900 lab=lab share_dir="" debs=1 hold=0
 while [ $# -gt 0 ]; do
         case $1 in
         --timeout) timeout_s=$2; shift 2 ;;
         --lab) lab=$2; shift 2 ;;
         --share) share_dir=$2; shift 2 ;;
         --no-deb) debs=0; shift ;;
+        --hold) hold=$2; shift 2 ;;
         -*) echo "$usage" >&2; exit 2 ;;
         *) break ;;
         esac
@@ -44,6 +47,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
 [ -r "$here/guest/$lab.sh" ] || { echo "$0: no lab $lab (tests/systemd/guest/$lab.sh)" >&2; exit 2; }
 [ -z "$share_dir" ] || [ -d "$share_dir" ] || { echo "$0: --share $share_dir is not a directory" >&2; exit 2; }
+[[ $hold =~ ^[0-9]+$ ]] || { echo "$0: --hold $hold: not a number of minutes" >&2; exit 2; }
 name=systemd-$suite
 [ "$lab" = lab ] || name=systemd-$lab-$suite
 
@@ -108,7 +112,7 @@ timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
         -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
         -global PIIX4_PM.disable_s3=0 \
         -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.script=$lab ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.ci=${CI:-}" \
+        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.script=$lab ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.hold=$hold ra_lab.ci=${CI:-}" \
         -serial "file:$tmp/console.log" \
         -serial "file:$tmp/lab.log" \
         -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \

@@ -5,6 +5,7 @@
 # (run.sh --lab advise): tests/real's advise cases that attribute evidence
 # per cgroup, (g) advise-neighbour-thrash, (h) advise-neighbour-faults and
 # (i) advise-shared-device, advise-converge, and in trixie
+# advise-tune-converge (Tune=yes tunes three workloads apart) and
 # advise-tune-switch (Tune=yes follows a switch, the controls left alone),
 # on cgroup v2 under systemd,
 # as ctest runs them on the host but for the HDD model's speed (below): the
@@ -42,13 +43,17 @@ LAB_STEP=advise
 export RA_HDD_PERCENT=40
 cases=(advise-neighbour-thrash advise-neighbour-faults advise-shared-device advise-converge)
 # Tune=yes on cgroup v2 under Debian 13's systemd: in the trixie guest only
-# (CI's time is bounded). advise-tune-converge is out: mem32 now stays at
-# 640K here, but mmap's step 256K -> 64K was taken back on 12% fewer faults
-# a second in both attempts of the last run (tests/systemd/README.md); back
-# once a step back needs more than one window's noise, judged after
-# RA_TUNE_SETTLE_WINDOWS=4 windows.
+# (CI's time is bounded). advise-tune-converge is judged after 4 windows,
+# where the host needs 3: under TCG a window's evidence is thinner
+# (tests/systemd/README.md).
 if [ "$RA_LAB_SUITE" = trixie ]; then
-        cases+=(advise-tune-switch)
+        cases+=(advise-tune-converge advise-tune-switch)
+        export RA_TUNE_SETTLE_WINDOWS=4
+fi
+# run.sh --hold MIN (bench/tune-hold -g): the hold alone, MIN minutes.
+if [ "${RA_LAB_HOLD:-0}" -gt 0 ]; then
+        cases=(advise-tune-switch)
+        export RA_TUNE_HOLD_SEC=$((RA_LAB_HOLD * 60))
 fi
 
 # cgroup v2 only: the cases must not run emulate.sh's v1 path here.

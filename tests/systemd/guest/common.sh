@@ -3,7 +3,7 @@
 #
 # Sourced by every lab the systemd lab's guest runs (guest/LAB.sh, chosen by
 # run.sh --lab): the settings from the kernel command line (ra_lab.suite=,
-# ra_lab.suspend=, ra_lab.ci=), the log and check helpers (and wait_for), and
+# ra_lab.suspend=, ra_lab.hold=, ra_lab.ci=), the log and check helpers (and wait_for), and
 # the verdict.
 # Output goes to the second serial port (the host's lab.log); the last line
 # is "ra-lab status: N", then the guest powers off, unless the lab set
@@ -13,6 +13,8 @@ cmdline_value() { tr ' ' '\n' </proc/cmdline | sed -n "s/^ra_lab\.$1=//p" | tail
 RA_LAB_SUITE=$(cmdline_value suite)
 # shellcheck disable=SC2034 # read by lab.sh
 RA_LAB_SUSPEND=$(cmdline_value suspend)
+# shellcheck disable=SC2034 # read by advise.sh
+RA_LAB_HOLD=$(cmdline_value hold)
 CI=$(cmdline_value ci)
 export CI
 LAB=systemd-$RA_LAB_SUITE
