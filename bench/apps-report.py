@@ -2,11 +2,13 @@
 # SPDX-License-Identifier: MIT
 """The plot (matplotlib) and the markdown tables of bench/apps.
 
-Reads bench/apps.tsv (one row a run) and bench/apps-settings.tsv (which
-value each setting gives each cell), and writes, per application x workload
-x device model: the best median of the sweep, each setting's median as % of
-it, the spread of the runs, and where advise ended. The tables replace the
-part of bench/README-apps.md between its "tables" markers.
+Reads bench/apps.tsv (one row a run; the overnight grid's, else
+bench/apps-quick.tsv, --quick's) and its -settings.tsv (which value each
+setting gives each cell), and writes, per application x workload x device
+model: the best median of the sweep, each setting's median as % of it, the
+spread of the runs, and where advise ended. The tables replace the part of
+bench/README-apps.md between its "tables" markers; the plot is the TSV's
+name with .png.
 
   bench/apps-report.py [--tsv bench/apps.tsv] [--png bench/apps.png]
 """
@@ -207,13 +209,15 @@ def plot(cells, png):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    p.add_argument("--tsv", default=os.path.join(HERE, "apps.tsv"))
+    grid = os.path.join(HERE, "apps.tsv")
+    p.add_argument("--tsv", default=grid if os.path.exists(grid) else os.path.join(HERE, "apps-quick.tsv"))
     p.add_argument("--settings")
-    p.add_argument("--png", default=os.path.join(HERE, "apps.png"))
+    p.add_argument("--png")
     p.add_argument("--readme", default=os.path.join(HERE, "README-apps.md"))
     p.add_argument("--print", action="store_true", help="print the tables instead of writing the README")
     a = p.parse_args()
     settings_path = a.settings or re.sub(r"\.tsv$", "", a.tsv) + "-settings.tsv"
+    png = a.png or re.sub(r"\.tsv$", "", a.tsv) + ".png"
     cells = load(a.tsv)
     text = tables(cells, settings_of(settings_path))
     if a.print or not os.path.exists(a.readme):
@@ -227,8 +231,7 @@ def main():
         with open(a.readme + ".tmp", "w") as f:
             f.write(head + BEGIN + "\n\n" + text + "\n" + END + tail)
         os.replace(a.readme + ".tmp", a.readme)
-    if a.png:
-        plot(cells, a.png)
+    plot(cells, png)
 
 
 if __name__ == "__main__":
