@@ -30,117 +30,24 @@
 #                   device 128K -> 512K within 3 windows, and only observes
 #                   another rule's device read the same way; the tuned value
 #                   is kept in the tune-state hostPath and a new pod starts
-#                   from it
+#                   from it, and follows when the reader turns to random
+#                   page faults (a lower)
 # (advise-common.sh: lib.sh, and for tune the HDD model and the workloads.)
 # shellcheck source=tests/real/advise-common.sh
 . "$(dirname "$0")/../real/advise-common.sh"
 RA_MUST_RUN="the k8s tests"
 case=${1:?usage: k8s.sh CASE}
 ra_init
-for t in podman runc python3 curl; do
-        command -v "$t" >/dev/null || ra_skip "$t is not installed (scripts/install-deps.sh --test)"
-done
-python3 -c 'import yaml' 2>/dev/null || ra_skip "python3-yaml is not installed (scripts/install-deps.sh --test)"
-image=${RA_K8S_IMAGE:-localhost/readahead-agent-test:latest}
-podman image exists "$image" || ra_fail "no image $image: the k8s-image test builds it (ctest -L '^k8s$')"
-# The host's mount table is PID 1's, the one file of the host's /proc that
-# the template binds (host-mountinfo). Where this test runs in another mount
-# namespace than PID 1 (a sandboxed runner), its loop and FUSE mounts are in
-# that one: the pod is given this shell's instead. PID 1's may be
-# unreadable: then the same.
-mountinfo=()
-pid1_mnt=$(readlink /proc/1/ns/mnt 2>/dev/null || true)
-if [ -n "$pid1_mnt" ] && [ "$pid1_mnt" != "$(readlink /proc/self/ns/mnt)" ]; then
-        mountinfo=(--mountinfo "/proc/$$/mountinfo")
-fi
-manifests=$RA_SOURCE_DIR/deploy/kubernetes
-# This machine only (design.md): runc, as crun refuses hybrid cgroups, and
-# ulimits below root's hard limits. A cluster's runtime needs neither.
-cat >"$RA_TMP/containers.conf" <<'EOF'
-[containers]
-default_ulimits = ["nofile=1024:1024", "nproc=4096:4096"]
-[engine]
-runtime = "runc"
-EOF
-export CONTAINERS_CONF=$RA_TMP/containers.conf
-check_sec=2
-textdir=$RA_TMP/textfile
-mkdir -p "$textdir"
-# The pod sets every disk of this machine, as on a node: put back the values
-# the others had (the ones this test attached go away with it).
-declare -A SAVED_RA
-for f in /sys/block/*/queue/read_ahead_kb; do SAVED_RA[$f]=$(cat "$f"); done
-restore_disks() {
-        local f
-        for f in "${!SAVED_RA[@]}"; do
-                [ -e "$f" ] && echo "${SAVED_RA[$f]}" >"$f" 2>/dev/null
-        done
-        return 0
-}
-PODS=()
-pod_down() {
-        local p
-        for p in "${PODS[@]}"; do
-                podman pod rm -f -t 0 "$p" >/dev/null 2>&1 || true
-        done
-        PODS=()
-}
-RA_CLEANUP_HOOKS+=(pod_down restore_disks)
-
-# play [pod.py options]: the pod of readahead-agent.yaml (or --manifest).
-play() {
-        local manifest=$manifests/readahead-agent.yaml name=readahead-agent
-        if [ "${1:-}" = --manifest ]; then
-                manifest=$2 name=$3
-                shift 3
-        fi
-        python3 "$RA_SOURCE_DIR/tests/k8s/pod.py" "$manifest" --image "$image" --name "$name" "$@" \
-                >"$RA_TMP/$name.yaml" || ra_fail "pod.py failed"
-        PODS+=("$name")
-        # A pod without hostNetwork (the reset pod) gets a network namespace
-        # of its own with only loopback: netavark cannot make podman's bridge
-        # on this machine, and the pod needs no network (a cluster gives it
-        # the pod network, unused).
-        local network=()
-        grep -q '^  hostNetwork: true$' "$RA_TMP/$name.yaml" || network=(--network none)
-        podman kube play "${network[@]}" "$RA_TMP/$name.yaml" >"$RA_TMP/play.log" 2>&1 ||
-                { cat "$RA_TMP/play.log" >&2; ra_fail "podman kube play failed"; }
-}
-agent_pod() {
-        play --check-sec "$check_sec" --textfile "$textdir" "${mountinfo[@]}" "$@"
-        # The start line comes after the pass over every device.
-        local i
-        for i in $(seq 100); do
-                has_line 'watching:' && return 0
-                sleep 0.1
-        done
-        logs >&2
-        ra_fail "the agent did not start"
-}
-# logs [CONTAINER]: its log, the agent's by default (podman kube play names
-# the container POD-CONTAINER).
-logs() { podman logs "${1:-readahead-agent-readahead-agent}" 2>&1; }
-# has_line REGEX [CONTAINER]: that log has a line that matches. It is read
-# whole first: under pipefail, `logs | grep -q` fails when grep quits at a
-# match before podman has written the rest.
-has_line() {
-        local text
-        text=$(logs "${@:2}")
-        grep -q -- "$1" <<<"$text"
-}
-# On a failure: the agent's log and what readahead-ctl sees in the pod.
-show_pod() {
-        logs
-        echo "--- readahead-ctl status in the pod:"
-        podman exec readahead-agent-readahead-agent /usr/bin/readahead-ctl status 2>&1 || true
-}
+# shellcheck source=tests/k8s/pod-lib.sh
+. "$RA_SOURCE_DIR/tests/k8s/pod-lib.sh"
 
 now_ms() { local us=${EPOCHREALTIME/./}; echo $((us / 1000)); }
-# wait_value FILE KB SECONDS: until FILE holds KB; prints the ms it took.
+# wait_value FILE KB SECONDS: until FILE holds KB (with KB "!N": anything
+# but N); prints the ms it took.
 wait_value() {
         local start v
         start=$(now_ms)
-        while read -r v <"$1" && [ "$v" != "$2" ]; do
+        while read -r v <"$1" && if [[ $2 == !* ]]; then [ "$v" = "${2#!}" ]; else [ "$v" != "$2" ]; fi; do
                 if (($(now_ms) - start > $3 * 1000)); then
                         show_pod >&2
                         ra_fail "$1 is $v, not $2, after $3 s"
@@ -327,6 +234,20 @@ tune)
         ra_expect_ra "$dev_a" 512
         ra_workload_join "$pid_a" "$dev_a" "$RA_TMP/a"
         ra_workload_join "$pid_b" "$dev_b" "$RA_TMP/b"
+        # A's workload switches to random page faults: the new pod follows
+        # with a lower (the raise's 3 windows of no reversal counted on
+        # across the restart), and B, idle now, stays as it was.
+        ra_workload_in group_a "$dev_a" "$RA_TMP/a-faults" faults 30
+        pid_a=$RA_WORKLOAD_PID
+        ms=$(wait_value "$(queue "$dev_a")" !512 25)
+        lowered=$(<"$(queue "$dev_a")")
+        ((lowered < 512)) || ra_fail "$dev_a went from 512K to ${lowered}K on random page faults, not lower"
+        ra_log "$dev_a: random page faults: lowered 512K -> ${lowered}K by the new pod ${ms} ms after they started"
+        has_line "^readahead-agent: $dev_a: tune: read_ahead_kb 512K -> ${lowered}K (Tune=yes): random page faults" ||
+                { logs >&2; ra_fail "no tuning step 512K -> ${lowered}K for $dev_a's faults in the pod's log"; }
+        ra_expect_ra "$dev_b" 128
+        kill "$pid_a" 2>/dev/null || true
+        wait "$pid_a" 2>/dev/null || true
         ;;
 *) ra_fail "unknown case $case" ;;
 esac

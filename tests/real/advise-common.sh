@@ -229,6 +229,39 @@ ra_tune_lab() {
                 ra_fail "the lab's profile does not check: $("$RA_CTL" --root "$ROOT" check 2>&1)"
 }
 
+# ra_tune_agent WINDOW LOG: the long-running agent of the Tune=yes labs,
+# --watch --advise-sec=WINDOW on ra_tune_lab's configuration, its log in
+# LOG. With RA_TUNE_POD=1 (k8s-advise-tune-switch, bench/tune-hold
+# -k): the DaemonSet's pod (tests/k8s/pod-lib.sh) instead, the lab's
+# profile its ConfigMap's rules (a drop-in of the image's default profile),
+# its log followed into LOG. ra_tune_agent_stop ends either.
+ra_tune_agent() {
+        local window=$1 log=$2
+        if [ "${RA_TUNE_POD:-0}" = 1 ]; then
+                RA_MUST_RUN="the k8s tests"
+                # shellcheck source=tests/k8s/pod-lib.sh
+                . "$RA_SOURCE_DIR/tests/k8s/pod-lib.sh"
+                mkdir -p "$RA_TMP/tune-state"
+                agent_pod --config readahead-agent-rules/50-cluster.conf="$ROOT/etc/readahead-agent/profiles/tune-lab.conf" \
+                        --advise-sec "$window" --tune-state "$RA_TMP/tune-state"
+                podman logs -f readahead-agent-readahead-agent >"$log" 2>&1 &
+        else
+                "$RA_AGENT" --root "$ROOT" --watch --advise-sec="$window" --alive-file "$RA_TMP/alive" \
+                        --ctl "$RA_CTL" 2>"$log" &
+        fi
+        RA_TUNE_AGENT_PID=$!
+        RA_BG_PIDS+=("$RA_TUNE_AGENT_PID")
+}
+ra_tune_agent_stop() {
+        if [ "${RA_TUNE_POD:-0}" = 1 ]; then
+                pod_down # SIGTERM, as kubelet stops it; the log's follower ends with it
+                wait "$RA_TUNE_AGENT_PID" || true
+        else
+                kill -TERM "$RA_TUNE_AGENT_PID"
+                wait "$RA_TUNE_AGENT_PID" || ra_fail "the agent exited $? on SIGTERM"
+        fi
+}
+
 # ra_again NAME GROUP DEV ARGS...: ra_workload_in GROUP DEV ARGS... run
 # after run (a tuning step reaches files opened after it) until the file
 # $RA_TMP/NAME.stop exists; a run the memory cgroup's OOM killer ends is

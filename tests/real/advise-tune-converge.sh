@@ -55,9 +55,7 @@ loops+=($!)
 ra_again mem32 group_mem "$dev_mem" seq 32 12 3 &
 loops+=($!)
 RA_BG_PIDS+=("${loops[@]}")
-"$RA_AGENT" --root "$ROOT" --watch --advise-sec=$window --alive-file "$RA_TMP/alive" --ctl "$RA_CTL" 2>"$log" &
-agent=$!
-RA_BG_PIDS+=("$agent")
+ra_tune_agent $window "$log"
 
 sleep $((settle * window + 2)) # the windows end a moment after each multiple of the window
 declare -A after3
@@ -66,8 +64,7 @@ sleep $((2 * window))
 declare -A after5
 for d in "$dev_seq" "$dev_mmap" "$dev_mem"; do after5[$d]=$(ra_ra_kb "$d"); done
 touch "$RA_TMP/seq1.stop" "$RA_TMP/mmap.stop" "$RA_TMP/mem32.stop"
-kill -TERM "$agent"
-wait "$agent" || ra_fail "the agent exited $? on SIGTERM"
+ra_tune_agent_stop
 wait "${loops[@]}" || true
 RA_BG_PIDS=()
 { grep ": tune: " <(ra_agent_log "$log") || true; } | sed "s/^/# $RA_TEST_NAME: /" >&2

@@ -37,9 +37,7 @@ seq_loop=$!
 ra_again rand group_b "$dev_b" rand 4 3 &
 rand_loop=$!
 RA_BG_PIDS+=("$seq_loop" "$rand_loop")
-"$RA_AGENT" --root "$ROOT" --watch --advise-sec=$window --alive-file "$RA_TMP/alive" --ctl "$RA_CTL" 2>"$log" &
-agent=$!
-RA_BG_PIDS+=("$agent")
+ra_tune_agent $window "$log"
 
 # A settles: the same value at three window ends in a row, within 8 windows
 sleep 1
@@ -82,8 +80,7 @@ if ((hold > 0)); then
         done
 fi
 touch "$RA_TMP/faults.stop" "$RA_TMP/rand.stop"
-kill -TERM "$agent"
-wait "$agent" || ra_fail "the agent exited $? on SIGTERM"
+ra_tune_agent_stop
 wait "$faults_loop" "$rand_loop" || true
 RA_BG_PIDS=()
 { grep ": tune: " <(ra_agent_log "$log") || true; } | sed "s/^/# $RA_TEST_NAME: /" >&2

@@ -51,9 +51,16 @@ if [ "$RA_LAB_SUITE" = trixie ]; then
         export RA_TUNE_SETTLE_WINDOWS=4
 fi
 # run.sh --hold MIN (bench/tune-hold -g): the hold alone, MIN minutes.
+# ra-lab.service stops a lab after 20 minutes (image.sh): for this run its
+# start timeout goes (a daemon-reload arms the running start's timer
+# again from the unit's new value); run.sh's --timeout still bounds it.
 if [ "${RA_LAB_HOLD:-0}" -gt 0 ]; then
         cases=(advise-tune-switch)
         export RA_TUNE_HOLD_SEC=$((RA_LAB_HOLD * 60))
+        mkdir -p /run/systemd/system/ra-lab.service.d
+        printf '[Service]\nTimeoutStartSec=infinity\n' >/run/systemd/system/ra-lab.service.d/hold.conf
+        systemctl daemon-reload
+        lab_expect_eq "ra-lab.service's start timeout" "$(systemctl show -P TimeoutStartUSec ra-lab.service)" infinity
 fi
 
 # cgroup v2 only: the cases must not run emulate.sh's v1 path here.

@@ -56,5 +56,10 @@ finish() {
         systemctl poweroff --no-block
 }
 trap finish EXIT
+# Stopped before the lab finished (ra-lab.service's TimeoutStartSec=20min,
+# a shutdown): a failure, never the status of the last command that ran (a
+# 30-minute hold cut at 20 minutes said 0). After the lab's own reboot: none.
+trap '[ "$finished" = 1 ] && exit 0
+lab_fail "terminated (SIGTERM): ra-lab.service was stopped, or its TimeoutStartSec passed"' TERM
 # A command that fails without a check of its own still says where.
 trap 'echo "FAIL: $LAB $LAB_STEP: line $LINENO: $BASH_COMMAND exited $?"' ERR
