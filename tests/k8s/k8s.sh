@@ -237,7 +237,9 @@ tune)
         # A's workload switches to random page faults: the new pod follows
         # with a lower (the raise's 3 windows of no reversal counted on
         # across the restart), and B, idle now, stays as it was.
-        ra_workload_in group_a "$dev_a" "$RA_TMP/a-faults" faults 30
+        # (it runs as long as the wait may, and is joined: killing its
+        # wrapper would leave the reader in A's cgroup past the cleanup)
+        ra_workload_in group_a "$dev_a" "$RA_TMP/a-faults" faults 25
         pid_a=$RA_WORKLOAD_PID
         ms=$(wait_value "$(queue "$dev_a")" !512 25)
         lowered=$(<"$(queue "$dev_a")")
@@ -246,8 +248,7 @@ tune)
         has_line "^readahead-agent: $dev_a: tune: read_ahead_kb 512K -> ${lowered}K (Tune=yes): random page faults" ||
                 { logs >&2; ra_fail "no tuning step 512K -> ${lowered}K for $dev_a's faults in the pod's log"; }
         ra_expect_ra "$dev_b" 128
-        kill "$pid_a" 2>/dev/null || true
-        wait "$pid_a" 2>/dev/null || true
+        ra_workload_join "$pid_a" "$dev_a" "$RA_TMP/a-faults"
         ;;
 *) ra_fail "unknown case $case" ;;
 esac
