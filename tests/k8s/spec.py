@@ -10,6 +10,8 @@ DaemonSet on every node reads them (label unit; no cluster, no podman):
 - of the host's /proc, only /proc/1/mountinfo is mounted, read-only, and it
   is the agent's --mountinfo;
 - the agent has an exec liveness probe, readahead-agent --check-alive;
+- the agent reads the host's cgroup tree, read-only, where the runtime puts
+  the pod's own (advise attributes events per cgroup);
 - the udev event buffer the agent asks for (src/agent/watch.c) fits its
   memory limit at least 8 times.
 Prints what it checked; exits 1 on the first failure, naming it."""
@@ -76,6 +78,12 @@ def main():
     agent = pods["readahead-agent"]["containers"][0]
     probe = agent.get("livenessProbe", {}).get("exec", {}).get("command", [])
     check(probe == ["/usr/libexec/readahead-agent", "--check-alive"], "readahead-agent: liveness probe --check-alive")
+
+    vols = {v["name"]: v for v in pods["readahead-agent"]["volumes"]}
+    cgroup = [m for m in agent["volumeMounts"] if m["mountPath"] == "/sys/fs/cgroup"]
+    check(len(cgroup) == 1 and cgroup[0].get("readOnly") is True
+          and vols[cgroup[0]["name"]].get("hostPath", {}).get("path") == "/sys/fs/cgroup",
+          "readahead-agent: the host's /sys/fs/cgroup at /sys/fs/cgroup, read-only")
 
     with open(f"{src}/src/agent/watch.c") as f:
         m = re.search(r"#define MONITOR_BUFFER_BYTES \((\d+) \* 1024 \* 1024\)", f.read())

@@ -231,7 +231,7 @@ ra_tune_lab() {
 
 # ra_tune_agent WINDOW LOG: the long-running agent of the Tune=yes labs,
 # --watch --advise-sec=WINDOW on ra_tune_lab's configuration, its log in
-# LOG. With RA_TUNE_POD=1 (k8s-advise-tune-switch, bench/tune-hold
+# LOG. With RA_TUNE_POD=1 (k8s-advise-tune-*, bench/tune-hold
 # -k): the DaemonSet's pod (tests/k8s/pod-lib.sh) instead, the lab's
 # profile its ConfigMap's rules (a drop-in of the image's default profile),
 # its log followed into LOG. ra_tune_agent_stop ends either.
