@@ -4,7 +4,7 @@
  * separated by tabs: key, tuned KiB, previous KiB, direction, stepped back
  * (0/1), changed, windows, measure, measure before, the recent changes'
  * times (comma-separated), avoid KiB, avoid until, hand KiB, boot id ("-"
- * for none), reason, worse windows.
+ * for none), reason, worse windows, raise windows.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +19,7 @@
 #include "state-file.h"
 #include "text.h"
 
-#define FIELDS 16
+#define FIELDS 17
 /* Bounds of what the agent writes: KiB as a profile may give (1G), times
  * until the year 36812, windows of a year at one a second. */
 #define KB_MAX      (UINT64_C(1) << 20)
@@ -112,6 +112,9 @@ bool ra_tune_state_parse(char *line, struct ra_tune_state *ret) {
         if (!u64_field(field[15], RA_TUNE_JUDGE_WINDOWS, &v))
                 return false;
         s.worse_windows = (unsigned) v;
+        if (!u64_field(field[16], RA_TUNE_JUDGE_WINDOWS, &v))
+                return false;
+        s.raise_windows = (unsigned) v;
         /* a step has a value and a direction, and nothing is held without a boot */
         if ((s.direction != 0) != (s.tuned_kb != 0) || (s.hand_kb && !s.boot_id[0]))
                 return false;
@@ -193,9 +196,9 @@ static int print_states(FILE *f, const void *data) {
                 for (size_t k = 0; k < RA_TUNE_CHANGES_PER_HOUR; k++)
                         fprintf(f, "%s%" PRId64, k ? "," : "", s->recent[k]);
                 /* the reason is the advice's own text: never a tab or a line break */
-                fprintf(f, "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\t%s\t%s\t%u\n", s->avoid_kb, s->avoid_until,
-                        s->hand_kb, s->boot_id[0] ? s->boot_id : "-",
-                        ra_text_is_clean_field(s->reason) ? s->reason : "-", s->worse_windows);
+                fprintf(f, "\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\t%s\t%s\t%u\t%u\n", s->avoid_kb,
+                        s->avoid_until, s->hand_kb, s->boot_id[0] ? s->boot_id : "-",
+                        ra_text_is_clean_field(s->reason) ? s->reason : "-", s->worse_windows, s->raise_windows);
         }
         return 0;
 }

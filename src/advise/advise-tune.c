@@ -172,6 +172,10 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
         }
         if (s->direction)
                 s->windows++;
+        if (v->kind != RA_ADVICE_RAISE)
+                s->raise_windows = 0;
+        else if (s->raise_windows < RA_TUNE_JUDGE_WINDOWS)
+                s->raise_windows++;
 
         /* The last step made things worse: back, once. Not judged in the
          * first window after it: the kernel copies read_ahead_kb into a
@@ -232,6 +236,13 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
                 snprintf(why, why_size, "%s to %s held: the last step went the other way %u window%s ago",
                          ra_advice_to_string(v->kind), ra_format_size_kb(want, x), s->windows,
                          s->windows == 1 ? "" : "s");
+                return RA_TUNE_HOLD;
+        }
+        if (direction > 0 && s->direction < 0 && s->measure == RA_TUNE_MEASURE_KEPT &&
+            s->raise_windows < RA_TUNE_RAISE_AFTER_THRASH_WINDOWS) {
+                snprintf(why, why_size, "%s to %s held: after a lower of readahead thrown away, a raise needs "
+                         "that advice in %u windows running", ra_advice_to_string(v->kind),
+                         ra_format_size_kb(want, x), RA_TUNE_RAISE_AFTER_THRASH_WINDOWS);
                 return RA_TUNE_HOLD;
         }
         if (want == s->avoid_kb && now < s->avoid_until) {

@@ -31,6 +31,8 @@
  *    only on RA_TUNE_THRASH_AGAIN_SHARE_MIN of refaults;
  *  - no step against the last one within RA_TUNE_JUDGE_WINDOWS windows, and
  *    none back to a value a step back left within the hour;
+ *  - no raise after a lower of readahead thrown away unless the advice was
+ *    raise in RA_TUNE_RAISE_AFTER_THRASH_WINDOWS windows running;
  *  - at most RA_TUNE_CHANGES_PER_HOUR changes an hour.
  */
 #define RA_TUNE_JUDGE_WINDOWS    3
@@ -46,6 +48,12 @@
  * of the sweep's best (1M), and a second lower on the 12% (640K -> 160K)
  * read a third as fast; the first lower, from 2560K, saw 14-52%. */
 #define RA_TUNE_THRASH_AGAIN_SHARE_MIN 0.20
+/* A raise after a lower of readahead thrown away is how a loop oscillates:
+ * the refaults that lowered come back at the larger value. One window
+ * without refaults is not enough: the lab's 32 streams in 48 MiB, lowered
+ * 2560K -> 640K, were raised to 1280K on one such window on this machine,
+ * where they refault 14%. */
+#define RA_TUNE_RAISE_AFTER_THRASH_WINDOWS 2
 #define RA_TUNE_KEY_MAX          (RA_STABLE_ID_MAX * 2 + 16)
 #define RA_TUNE_REASON_MAX       200
 
@@ -73,6 +81,7 @@ struct ra_tune_state {
         enum ra_tune_measure measure;
         double measure_before; /* in the window that led to it */
         unsigned worse_windows; /* judged windows running in which it was worse */
+        unsigned raise_windows; /* windows running whose advice was raise (at most RA_TUNE_JUDGE_WINDOWS) */
         int64_t recent[RA_TUNE_CHANGES_PER_HOUR]; /* the last changes' times, 0: none */
         uint64_t avoid_kb;     /* a value a step back left: not again before avoid_until */
         int64_t avoid_until;

@@ -216,6 +216,40 @@ static void test_thrashing_lower_waits_a_window(void) {
         bounds.target_kb = 512;
 }
 
+/* A raise after a lower of readahead thrown away only on raise advice in
+ * RA_TUNE_RAISE_AFTER_THRASH_WINDOWS windows running: the lab's 32 streams,
+ * lowered 2560K -> 640K, were raised to 1280K on one window without
+ * refaults, where they refault 14%. */
+static void test_raise_after_thrash_needs_windows_running(void) {
+        struct ra_tune_state s = {};
+        uint64_t kb;
+
+        bounds.target_kb = 2560;
+        struct ra_advice thrash = advice(RA_ADVICE_LOWER, 640, 44.7);
+        thrash.refault_share = 0.26;
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 2560, thrash, T0, &kb));
+        struct ra_advice keep = advice(RA_ADVICE_KEEP, 640, 50), raise = advice(RA_ADVICE_RAISE, 1280, 50);
+        CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 600, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 1200, &kb));
+        /* past the reversal rail: one window of raise, keep, one again */
+        CHECK_INT(RA_TUNE_HOLD, window(&s, 640, raise, T0 + 1800, &kb));
+        CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 2400, &kb));
+        CHECK_INT(RA_TUNE_HOLD, window(&s, 640, raise, T0 + 3000, &kb));
+        CHECK_U64(640, s.tuned_kb);
+        CHECK_INT(RA_TUNE_WRITE, window(&s, 640, raise, T0 + 3600, &kb));
+        CHECK_U64(1280, kb);
+        /* after a lower for random page faults, a raise needs one window
+         * (a workload that turns to a stream is followed at once) */
+        struct ra_tune_state f = {};
+        bounds.target_kb = 4096;
+        CHECK_INT(RA_TUNE_WRITE, window(&f, 4096, faults(RA_ADVICE_LOWER, 1024, 22), T0, &kb));
+        for (int w = 1; w <= 2; w++)
+                CHECK_INT(RA_TUNE_NONE, window(&f, 1024, faults(RA_ADVICE_KEEP, 1024, 60), T0 + 600 * w, &kb));
+        CHECK_INT(RA_TUNE_WRITE, window(&f, 1024, advice(RA_ADVICE_RAISE, 4096, 50), T0 + 1800, &kb));
+        CHECK_U64(4096, kb);
+        bounds.target_kb = 512;
+}
+
 /* Advice that alternates as fast as the other rails allow: at most
  * RA_TUNE_CHANGES_PER_HOUR changes an hour. */
 static void test_changes_per_hour(void) {
@@ -317,20 +351,22 @@ static void test_file(void) {
         free(got);
         /* a file of lines the agent does not write: each skipped */
         snprintf(path, sizeof(path), "%s/var/lib/readahead-agent/tune", root);
-        static const char lines[] = "k\t99999999\t0\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\n" /* KiB too large */
-                              "k\t512\t128\t2\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\n"     /* direction */
-                              "k\t512\t128\t1\t0\t0\t0\t1\tnan\t0,0,0,0\t0\t0\t0\t-\tr\t0\n"   /* measure */
-                              "k\t0\t0\t0\t0\t0\t0\t0\t0\t0,0,0,0\t0\t0\t64\t-\tr\t0\n"        /* hand, no boot */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0,0\t0\t0\t0\t-\tr\t0\n"   /* 5 times */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\tXYZ\tr\t0\n"   /* boot id */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t9\n"     /* worse windows */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\n"        /* 15 fields */
-                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tgood\t1\n";
+        static const char lines[] = "k\t99999999\t0\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\t0\n" /* KiB too large */
+                              "k\t512\t128\t2\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\t0\n"          /* direction */
+                              "k\t512\t128\t1\t0\t0\t0\t1\tnan\t0,0,0,0\t0\t0\t0\t-\tr\t0\t0\n"        /* measure */
+                              "k\t0\t0\t0\t0\t0\t0\t0\t0\t0,0,0,0\t0\t0\t64\t-\tr\t0\t0\n"             /* hand, no boot */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0,0\t0\t0\t0\t-\tr\t0\t0\n"        /* 5 times */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\tXYZ\tr\t0\t0\n"        /* boot id */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t9\t0\n"          /* worse windows */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\t4\n"          /* raise windows */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tr\t0\n"             /* 16 fields */
+                              "k\t512\t128\t1\t0\t0\t0\t1\t1\t0,0,0,0\t0\t0\t0\t-\tgood\t1\t2\n";
         test_write_bytes(path, lines, sizeof(lines) - 1);
         CHECK_INT(0, ra_tune_states_load(root, &got, &n));
         CHECK_INT(1, (int) n);
         CHECK_STR("good", got[0].reason);
         CHECK_INT(1, (int) got[0].worse_windows);
+        CHECK_INT(2, (int) got[0].raise_windows);
         free(got);
         /* not a regular file: refused */
         CHECK(unlink(path) == 0);
@@ -356,6 +392,7 @@ int main(void) {
         RUN(test_no_reversal_within_windows);
         RUN(test_worse_goes_back);
         RUN(test_thrashing_lower_waits_a_window);
+        RUN(test_raise_after_thrash_needs_windows_running);
         RUN(test_changes_per_hour);
         RUN(test_hand_write_is_kept);
         RUN(test_value);
