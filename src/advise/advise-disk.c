@@ -198,12 +198,13 @@ static bool lower_for_read_around(const struct ra_disk_observed *o, const struct
                  "(read_ahead_kb %s)",
                  a->majfaults_per_s, ra_format_size_kb((uint64_t) (a->read_per_fault_kb + 0.5), s1),
                  ra_format_size_kb(l->read_ahead_kb, s2));
-        if (l->read_ahead_kb <= RA_ADVISE_FAULT_FLOOR_KB) {
+        uint64_t floor_kb = l->rotational ? RA_ADVISE_FAULT_FLOOR_KB : RA_ADVISE_FAULT_FLOOR_SOLID_KB;
+        if (l->read_ahead_kb <= floor_kb) {
                 snprintf(a->reason, sizeof(a->reason), "%s; at %s read-around is small already", text, s2);
                 return true;
         }
         uint64_t kb = l->read_ahead_kb / RA_ADVISE_STEP;
-        suggest(a, l, RA_ADVICE_LOWER, kb < RA_ADVISE_FAULT_FLOOR_KB ? RA_ADVISE_FAULT_FLOOR_KB : kb, text);
+        suggest(a, l, RA_ADVICE_LOWER, kb < floor_kb ? floor_kb : kb, text);
         return true;
 }
 

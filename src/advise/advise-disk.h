@@ -38,9 +38,14 @@
  * each on the HDD model, whose requests averaged 546K once memory was
  * fragmented, issued "0.43" of the requests and were not advised. */
 #define RA_ADVISE_FAULT_REQUEST_KB_MAX 512
-/* Random faults gain nothing from read-around above this (bench/benefit:
- * 122 faults/s at 64K, 21 at 4M on the HDD model); not lowered below it. */
+/* Random faults on a rotating disk gain nothing from read-around above
+ * this (bench/benefit: 122 faults/s at 64K, 21 at 4M on the HDD model): a
+ * seek costs what 64K does; not lowered below it. */
 #define RA_ADVISE_FAULT_FLOOR_KB 64
+/* Without seeks a fault's read-around costs bandwidth alone: db_bench
+ * readrandom through mmap on bench/apps' ssd model read 20.5K ops/s at 8K,
+ * 18.4K at 16K, 15.9K at 32K, 8.2K at 128K and 15.3K at 4K (medians of 3). */
+#define RA_ADVISE_FAULT_FLOOR_SOLID_KB 8
 /* Pages read again after reclaim took them, as a share of what was read:
  * readahead that memory could not hold until it was used. */
 #define RA_ADVISE_REFAULT_SHARE_MIN 0.10

@@ -95,18 +95,48 @@ static void test_faults_lower(void) {
         CHECK_STR("random page faults pay for read-around: 25.0 major faults/s, each reading about 4M "
                   "(read_ahead_kb 4M); lower 4M -> 1M",
                   a.reason);
-        /* at 128K: down to the floor of 64K, not 32K */
+        /* a rotating disk at 128K: down to the floor of 64K, not 32K */
+        struct ra_advise_limits l = hdd;
+        l.rotational = true;
+        l.read_ahead_kb = 128;
         d.read_sectors = 25 * 256;
         d.read_ios = 25;
         observe(&o, 5, &d, &h);
-        a = advise_at(128, &o);
+        ra_advise_disk(&o, &l, &a);
         CHECK_U64(64, a.suggested_kb);
         /* at 64K: nothing to gain */
+        l.read_ahead_kb = 64;
         d.read_sectors = 25 * 128;
         observe(&o, 5, &d, &h);
-        a = advise_at(64, &o);
+        ra_advise_disk(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
         CHECK_SUFFIX(a.reason, "; at 64K read-around is small already");
+        /* without seeks, on to 8K: from 32K (a profile's Minimum= of 8K) */
+        l.rotational = false;
+        l.minimum_kb = 8;
+        l.read_ahead_kb = 32;
+        d.read_sectors = 25 * 64;
+        observe(&o, 5, &d, &h);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(8, a.suggested_kb);
+        l.read_ahead_kb = 8;
+        struct ra_host_counters many = h;
+        many.majfaults = 250; /* 2000K a second: enough to judge */
+        d.read_sectors = 250 * 16;
+        d.read_ios = 250;
+        observe(&o, 5, &d, &many);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; at 8K read-around is small already");
+        /* the default profile's Minimum= of 32K holds it there */
+        l.minimum_kb = 32;
+        l.read_ahead_kb = 64;
+        d.read_sectors = 250 * 128;
+        observe(&o, 5, &d, &many);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_U64(32, a.suggested_kb);
+        CHECK_SUFFIX(a.reason, "lower 64K -> 32K, held by the profile's Minimum=");
 }
 
 /* A sequential reader through a mapping: few faults for much reading. */
