@@ -177,6 +177,19 @@ static void test_worse_goes_back(void) {
         bounds.target_kb = 512;
 }
 
+/* The lab's 32 streams in 48 MiB at 2560K, lowered to 640K on 26% of
+ * refaults in s's first window (T0); that window's advice. */
+static struct ra_advice thrash_lowered(struct ra_tune_state *s) {
+        struct ra_advice thrash = advice(RA_ADVICE_LOWER, 640, 44.7);
+        uint64_t kb;
+
+        bounds.target_kb = 2560;
+        thrash.refault_share = 0.26;
+        CHECK_INT(RA_TUNE_WRITE, window(s, 2560, thrash, T0, &kb));
+        CHECK_U64(640, kb);
+        return thrash;
+}
+
 /* A lower of readahead thrown away, then the next window's refaults ask
  * for another: held (they still count what the larger value read), taken
  * in the window after if they are RA_TUNE_THRASH_AGAIN_SHARE_MIN or more.
@@ -185,11 +198,7 @@ static void test_thrashing_lower_waits_a_window(void) {
         struct ra_tune_state s = {};
         uint64_t kb;
 
-        bounds.target_kb = 2560;
-        struct ra_advice thrash = advice(RA_ADVICE_LOWER, 640, 44.7);
-        thrash.refault_share = 0.26;
-        CHECK_INT(RA_TUNE_WRITE, window(&s, 2560, thrash, T0, &kb));
-        CHECK_U64(640, kb);
+        struct ra_advice thrash = thrash_lowered(&s);
         thrash.suggested_kb = 160;
         CHECK_INT(RA_TUNE_HOLD, window(&s, 640, thrash, T0 + 600, &kb));
         CHECK_U64(0, kb);
@@ -198,9 +207,7 @@ static void test_thrashing_lower_waits_a_window(void) {
         /* ...but not on the refaults a value near the best still has (the
          * trixie guest's 640K: 12%, reclaim 63%, memory stalls 1.8%) */
         struct ra_tune_state m = {};
-        thrash.refault_share = 0.26;
-        thrash.suggested_kb = 640;
-        CHECK_INT(RA_TUNE_WRITE, window(&m, 2560, thrash, T0, &kb));
+        thrash = thrash_lowered(&m);
         thrash.refault_share = 0.12;
         thrash.suggested_kb = 160;
         CHECK_INT(RA_TUNE_HOLD, window(&m, 640, thrash, T0 + 600, &kb));
@@ -224,10 +231,7 @@ static void test_raise_after_thrash_needs_windows_running(void) {
         struct ra_tune_state s = {};
         uint64_t kb;
 
-        bounds.target_kb = 2560;
-        struct ra_advice thrash = advice(RA_ADVICE_LOWER, 640, 44.7);
-        thrash.refault_share = 0.26;
-        CHECK_INT(RA_TUNE_WRITE, window(&s, 2560, thrash, T0, &kb));
+        thrash_lowered(&s);
         struct ra_advice keep = advice(RA_ADVICE_KEEP, 640, 50), raise = advice(RA_ADVICE_RAISE, 1280, 50);
         CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 600, &kb));
         CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 1200, &kb));
