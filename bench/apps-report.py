@@ -7,8 +7,9 @@ bench/apps-quick.tsv, --quick's) and its -settings.tsv (which value each
 setting gives each cell), and writes, per application x workload x device
 model: the best median of the sweep, each setting's median as % of it, the
 spread of the runs, and where advise ended. The tables replace the part of
-bench/README-apps.md between its "tables" markers; the plot is the TSV's
-name with .png.
+bench/README-apps.md between the markers named by the TSV's file name (the
+grid's and --quick's have a section each; a TSV without one is printed);
+the plot is the TSV's name with .png.
 
   bench/apps-report.py [--tsv bench/apps.tsv] [--png bench/apps.png]
 """
@@ -23,8 +24,13 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FIXED = ["kernel", "rule-6.17", "tuned", "vendor", "kml", "profile"]
-BEGIN = "<!-- tables: bench/apps-report.py writes from here -->"
-END = "<!-- tables: end -->"
+
+
+def markers(tsv):
+    """The README's markers around the tables of this TSV."""
+    name = os.path.basename(tsv)
+    return (f"<!-- tables of {name}: bench/apps-report.py writes from here -->",
+            f"<!-- tables of {name}: end -->")
 
 
 def size(kb):
@@ -220,16 +226,15 @@ def main():
     png = a.png or re.sub(r"\.tsv$", "", a.tsv) + ".png"
     cells = load(a.tsv)
     text = tables(cells, settings_of(settings_path))
-    if a.print or not os.path.exists(a.readme):
+    begin, end = markers(a.tsv)
+    doc = open(a.readme).read() if os.path.exists(a.readme) else ""
+    if a.print or begin not in doc or end not in doc:
         sys.stdout.write(text)
     else:
-        doc = open(a.readme).read()
-        if BEGIN not in doc or END not in doc:
-            sys.exit(f"{a.readme} has no tables markers")
-        head, rest = doc.split(BEGIN, 1)
-        tail = rest.split(END, 1)[1]
+        head, rest = doc.split(begin, 1)
+        tail = rest.split(end, 1)[1]
         with open(a.readme + ".tmp", "w") as f:
-            f.write(head + BEGIN + "\n\n" + text + "\n" + END + tail)
+            f.write(head + begin + "\n\n" + text + "\n" + end + tail)
         os.replace(a.readme + ".tmp", a.readme)
     plot(cells, png)
 
