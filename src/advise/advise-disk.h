@@ -44,7 +44,7 @@
 #define RA_ADVISE_FAULT_FLOOR_KB 64
 /* Without seeks a fault's read-around costs bandwidth alone: db_bench
  * readrandom through mmap on bench/apps' ssd model read 20.5K ops/s at 8K,
- * 18.4K at 16K, 15.9K at 32K, 8.2K at 128K and 15.3K at 4K (medians of 3). */
+ * 18.2K at 16K, 15.5K at 32K, 8.2K at 128K and 15.3K at 4K (medians of 3). */
 #define RA_ADVISE_FAULT_FLOOR_SOLID_KB 8
 /* Pages read again after reclaim took them, as a share of what was read:
  * readahead that memory could not hold until it was used. */
