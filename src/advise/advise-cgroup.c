@@ -57,10 +57,7 @@ struct blkio_state {
         size_t n_groups;
         struct process_state proc[PROCS_MAX];
         size_t n_procs;
-        unsigned pass;
-        bool synced; /* looked up once: a cgroup whose processes this PID
-                      * namespace does not see (a pod's) lists none from the
-                      * start, and reads through its own path from then */
+        unsigned pass; /* of the last look-up; 0: none yet (passes count from 1) */
 };
 
 struct cgroup_state {
@@ -248,7 +245,10 @@ static void blkio_sync(const struct ra_cgroup_sampler *s, const char *path, stru
                 len = (ssize_t) strlen(buf); /* the first processes are enough */
         if (len >= 0)
                 n_pids = ra_cgroup_procs_parse(buf, (size_t) len, pids, PROCS_MAX);
-        bool changed = !b->synced || n_pids != b->n_procs, refresh = s->pass - b->pass >= BLKIO_REFRESH;
+        /* the first look-up is never skipped: a cgroup whose processes this
+         * PID namespace does not see (a pod's) lists none from the start,
+         * and reads through its own path from then on */
+        bool changed = b->pass == 0 || n_pids != b->n_procs, refresh = s->pass - b->pass >= BLKIO_REFRESH;
         for (size_t i = 0; i < n_pids && !changed; i++)
                 changed = pids[i] != b->proc[i].pid;
         if (!changed && !refresh)
@@ -262,7 +262,6 @@ static void blkio_sync(const struct ra_cgroup_sampler *s, const char *path, stru
          * new start); those nobody is in count for nothing */
         b->n_procs = 0;
         b->pass = s->pass;
-        b->synced = true;
         if (refresh)
                 for (size_t g = 0; g < b->n_groups; g++)
                         b->group[g].used = false;
