@@ -40,6 +40,9 @@ bool ra_nfs_delta_plausible(const struct ra_nfs_read_counters *d, double seconds
                (double) d->read_execute_ms <= ms;
 }
 
+/* The profile's rule for NFS, which advise never lowers below. */
+#define NFS_FLOOR_NAME "max(1M, 4 x rsize)"
+
 static double ratio(double part, double whole) {
         return whole > 0 ? part / whole : 0;
 }
@@ -53,7 +56,9 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
                                .mem_stall = -1 };
         const double server_bytes = (double) c->server_read_bytes;
         const double read_seconds = o->read_seconds > 0 ? o->read_seconds : o->seconds;
-        const uint64_t floor_kb = RA_ADVISE_NFS_RSIZE_MULTIPLE * o->rsize_kb;
+        const uint64_t four_reads_kb = RA_ADVISE_NFS_RSIZE_MULTIPLE * o->rsize_kb;
+        const uint64_t floor_kb = four_reads_kb > RA_ADVISE_NFS_FLOOR_MIN_KB ? four_reads_kb
+                                                                           : RA_ADVISE_NFS_FLOOR_MIN_KB;
         char text[240], ra[24], rs[24];
 
         a.read_bytes_per_s = ratio(server_bytes, o->seconds);
@@ -132,12 +137,22 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
         if (window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX && o->rsize_kb && l->read_ahead_kb > floor_kb) {
                 char ev[sizeof(text) + 64];
                 snprintf(ev, sizeof(ev), "most of the window waits for the reader: %s", text);
-                ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb, "4 x rsize", ev);
+                ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb,
+                                  NFS_FLOOR_NAME, ev);
+                goto done;
+        }
+        if (window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_LARGE_MAX && o->rsize_kb &&
+            l->read_ahead_kb >= RA_ADVISE_STEP * floor_kb) {
+                char ev[sizeof(text) + 64];
+                snprintf(ev, sizeof(ev), "under half of a window of 4 x " NFS_FLOOR_NAME " or more is in flight: %s",
+                         text);
+                ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb,
+                                  NFS_FLOOR_NAME, ev);
                 goto done;
         }
         snprintf(a.reason, sizeof(a.reason), "%s: %s", text,
                  window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX
-                         ? "the reader is the limit, and the window is not above 4 x rsize"
+                         ? "the reader is the limit, and the window is not above " NFS_FLOOR_NAME
                          : "the window is not the limit");
 done:
         *ret = a;

@@ -21,9 +21,17 @@
 /* Raise when at least this share of the window is in flight. */
 #define RA_ADVISE_NFS_IN_FLIGHT_RAISE_MIN 1.0
 /* Lower when less than this share is in flight, and the window is above
- * 4 x rsize (the rule's four READs, never lowered below). */
+ * the profile's floor, max(1M, 4 x rsize) (four READs, never lowered below;
+ * at rsize 32K, 1M read 98-100% of the best and 512K 79-84%). */
 #define RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX 0.125
 #define RA_ADVISE_NFS_RSIZE_MULTIPLE      4
+#define RA_ADVISE_NFS_FLOOR_MIN_KB        1024
+/* Lower a window of 4 x that floor or more when less than this share is in
+ * flight: the round trips need a quarter of it. On a slower lab machine 16M
+ * at rsize 512K with 28-31% in flight read 0.72-0.89 of the best (2M-4M);
+ * on the sweep's machine a quarter of such a window read 92-109% of it
+ * (bench/README-nfs.md). */
+#define RA_ADVISE_NFS_IN_FLIGHT_LOWER_LARGE_MAX 0.5
 /* Retransmitted READs (timeouts, lost replies) say the network is the
  * trouble: a larger window only sends more into it. */
 #define RA_ADVISE_NFS_RETRANSMIT_MAX 0.01

@@ -125,17 +125,64 @@ static void test_slow_reader_lower_to_four_rsize(void) {
         CHECK_STR("lower", ra_advice_to_string(a.kind));
         CHECK_U64(4096, a.suggested_kb);
         CHECK_STR("most of the window waits for the reader: 2.0 MiB/s x 20.0 ms RTT = 41K in flight, 0% of "
-                  "read_ahead_kb 15M (READs average 1024K, rsize 1M); lower 15M -> 4M, held by 4 x rsize",
+                  "read_ahead_kb 15M (READs average 1024K, rsize 1M); lower 15M -> 4M, held by max(1M, 4 x rsize)",
                   a.reason);
-        l.read_ahead_kb = 4096; /* 4 x rsize: never lowered below */
+        l.read_ahead_kb = 4096; /* max(1M, 4 x rsize): never lowered below */
         ra_advise_nfs(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
-        CHECK_SUFFIX(a.reason, ": the reader is the limit, and the window is not above 4 x rsize");
+        CHECK_SUFFIX(a.reason, ": the reader is the limit, and the window is not above max(1M, 4 x rsize)");
         o.rsize_kb = 0; /* rsize unknown: no floor to lower to */
         l.read_ahead_kb = 15360;
         ra_advise_nfs(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
         CHECK_CONTAINS(a.reason, "rsize unknown");
+}
+
+/* Case (e) of vm-nfs-advise on the slower lab machine: 16M at rsize 512K
+ * with 10 ms added RTT, 53.9 MiB/s in 512K READs of 89.8 ms: 30% of the
+ * window in flight. A quarter of it (4M) is still above the floor: lower.
+ * 2M, the floor itself, is kept with the same counters, and so is 4M at
+ * rsize 1M (not 4 x its floor of 4M). */
+static const struct ra_nfs_read_counters large_window = {
+        .normal_read_bytes = 169554739,
+        .server_read_bytes = 169554739,
+        .read_ops = 324,
+        .read_transmissions = 324,
+        .read_rtt_ms = 29095,
+        .read_execute_ms = 29500,
+};
+
+static void test_large_window_lower(void) {
+        struct ra_nfs_observed o = observe(&large_window, 512);
+        struct ra_advice a = advise_at(16384, &o);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(4096, a.suggested_kb);
+        CHECK_STR("under half of a window of 4 x max(1M, 4 x rsize) or more is in flight: 53.9 MiB/s x 89.8 ms "
+                  "RTT = 4956K in flight, 30% of read_ahead_kb 16M (READs average 511K, rsize 512K); lower 16M -> "
+                  "4M",
+                  a.reason);
+        a = advise_at(8192, &o); /* 8M: 4 x 2M, 60% in flight: kept */
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        o = observe(&large_window, 1024);
+        a = advise_at(16384, &o); /* rsize 1M: 16M is 4 x 4M */
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(4096, a.suggested_kb);
+        a = advise_at(15360, &o); /* under 4 x 4M: kept */
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, ": the window is not the limit");
+}
+
+/* rsize 32K: the floor is 1M, not 4 x rsize (128K); a slow reader's 1M
+ * window is kept, 2M lowered to it. */
+static void test_floor_one_mib(void) {
+        struct ra_nfs_observed o = observe(&slow_reader, 32);
+        struct ra_advice a = advise_at(1024, &o);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, ": the reader is the limit, and the window is not above max(1M, 4 x rsize)");
+        a = advise_at(2048, &o);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(1024, a.suggested_kb);
+        CHECK_SUFFIX(a.reason, "; lower 2M -> 1M, held by max(1M, 4 x rsize)");
 }
 
 static void test_idle_and_small(void) {
@@ -246,6 +293,8 @@ int main(void) {
         RUN(test_at_profile_value_keep);
         RUN(test_raise_held_by_memory_cap);
         RUN(test_slow_reader_lower_to_four_rsize);
+        RUN(test_large_window_lower);
+        RUN(test_floor_one_mib);
         RUN(test_idle_and_small);
         RUN(test_direct_no_signal);
         RUN(test_retransmits_keep);
