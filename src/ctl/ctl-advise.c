@@ -175,24 +175,32 @@ static void advice_cell(const struct watched *w, char *buf, size_t size) {
 /* Where a device's events came from: its cgroups' own events, its
  * processes' own major faults (v1: readers of several blkio cgroups in one
  * memory cgroup), the host's split by share of sectors; "none" without
- * events. A source under 1% of them is not named. */
+ * events. Each kind of event (major faults, refaulted bytes, reclaimed
+ * bytes) is weighed in its own unit: a source is named when it has 1% or
+ * more of one kind. */
 static const char *attributed_by(const struct ra_disk_observed *o, char *buf, size_t size) {
-        double all = o->majfaults + o->refault_bytes + o->reclaim_bytes;
-        double by_process = o->process_majfaults;
-        double by_cgroup = o->cgroup_majfaults - by_process + o->cgroup_refault_bytes + o->cgroup_reclaim_bytes;
-        double by_host = all - by_cgroup - by_process;
+        const double all[] = { o->majfaults, o->refault_bytes, o->reclaim_bytes };
         const struct {
-                double part;
+                double part[3];
                 const char *name;
-        } sources[] = { { by_cgroup, "cgroups" }, { by_process, "processes" }, { by_host, "host share" } };
+        } sources[] = {
+                { { o->cgroup_majfaults - o->process_majfaults, o->cgroup_refault_bytes, o->cgroup_reclaim_bytes },
+                  "cgroups" },
+                { { o->process_majfaults, 0, 0 }, "processes" },
+                { { o->majfaults - o->cgroup_majfaults, o->refault_bytes - o->cgroup_refault_bytes,
+                    o->reclaim_bytes - o->cgroup_reclaim_bytes },
+                  "host share" },
+        };
         size_t len = 0;
 
-        if (all <= 0)
-                return "none";
         buf[0] = 0;
-        for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++)
-                if (sources[i].part > all * 0.01 && len < size)
+        for (size_t i = 0; i < sizeof(sources) / sizeof(sources[0]); i++) {
+                bool named = false;
+                for (size_t k = 0; k < sizeof(all) / sizeof(all[0]); k++)
+                        named = named || (all[k] > 0 && sources[i].part[k] > all[k] * 0.01);
+                if (named && len < size)
                         len += (size_t) snprintf(buf + len, size - len, "%s%s", len ? " and " : "", sources[i].name);
+        }
         return buf[0] ? buf : "none";
 }
 
