@@ -88,6 +88,13 @@ phase() {
         [ -z "$only" ] || [ "$only" = "$1" ]
 }
 
+# The time so far, after each step (CI's budget is an hour): not in --dry-run.
+mark=$SECONDS
+took() {
+        ((dry)) || printf -- '-- %s: %d s (%d min in)\n' "$1" $((SECONDS - mark)) $((SECONDS / 60))
+        mark=$SECONDS
+}
+
 # The labels --no-labs leaves out of a phase's -LE.
 labs='vm|systemd|debian-root|k8s|package'
 except_labels() {
@@ -101,6 +108,7 @@ except_labels() {
 }
 
 run scripts/install-deps.sh --test
+took dependencies
 
 fuzz_seconds=${RA_FUZZ_SECONDS:-20}
 fuzz_targets=(profile expr mountinfo mountstats text diskstats vmstat psi proc-cgroup memory-stat io-stat blkio
@@ -146,6 +154,7 @@ if phase asan; then
         run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -L '^advise$' -LE '^(advise-long|advise-variant)$' \
                 --repeat until-pass:2
         unset ASAN_OPTIONS UBSAN_OPTIONS
+        took sanitizers
 fi
 
 if phase fuzz; then
@@ -160,6 +169,7 @@ if phase fuzz; then
                 export fuzz_seconds
                 printf '%s\n' "${fuzz_targets[@]}" | xargs -P "$jobs" -I{} bash -euo pipefail -c 'fuzz_one "$1"' fuzz_one {}
         fi
+        took libFuzzer
 fi
 
 if phase package && ((!no_labs)); then
@@ -175,6 +185,7 @@ if phase package && ((!no_labs)); then
         for suite in bookworm trixie; do
                 run bash tests/package/piuparts.sh "$suite"
         done
+        took package
 fi
 
 if phase release; then
@@ -182,15 +193,18 @@ if phase release; then
         run cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
         run cmake --build build -j"$jobs"
         run ctest --test-dir build --output-on-failure -j"$test_jobs" -LE "^(advise|$labs)\$"
+        took "release build and tests"
         # The labs are CPU-bound guests under TCG, each using about 1.5 of 2
         # cores; those that only check what happened (PROCESSORS 1) run two at
         # a time, those that judge speed alone (RUN_SERIAL).
         if ((!no_labs)); then
                 run ctest --test-dir build --output-on-failure -j"$lab_jobs" -L "^($labs)\$" -LE '^advise$'
+                took labs
         fi
         # (with --no-labs, not the advise cases a lab's machinery runs: k8s-advise-tune-switch)
         advise_except=()
         ((!no_labs)) || advise_except=(-LE "^($labs)\$")
         run ctest --test-dir build --output-on-failure -j"$test_jobs" -L '^advise$' "${advise_except[@]}" \
                 --repeat until-pass:2
+        took "advise cases"
 fi
