@@ -14,7 +14,7 @@ struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const stru
                 .minimum_kb = p->minimum_kb,
                 .maximum_kb = p->maximum_kb,
                 /* the design's cap: 1 KiB per MiB of RAM, never below 32 KiB */
-                .memory_cap_kb = f->mem_total_kb ? ra_memory_cap_kb(f->mem_total_kb, 32) : 0,
+                .memory_cap_kb = f->mem_total_kb ? ra_memory_cap_kb(f->mem_total_kb, RA_MEMORY_CAP_MIN_KB) : 0,
                 .page_kb = f->page_kb,
                 .network = f->kind != RA_KIND_BLOCK,
                 .rotational = f->rotational,

@@ -25,6 +25,8 @@ uint64_t ra_memory_cap_kb(uint64_t mem_total_kb, uint64_t floor_kb) {
 
         while (cap < per_mib)
                 cap <<= 1; /* per_mib <= 2^54: no overflow */
+        if (floor_kb < RA_MEMORY_CAP_MIN_KB)
+                floor_kb = RA_MEMORY_CAP_MIN_KB;
         return cap < floor_kb ? floor_kb : cap;
 }
 

@@ -51,7 +51,12 @@ struct ra_decision {
 int ra_decide(const struct ra_profile *p, const struct ra_facts *f, struct ra_decision *ret,
               struct ra_rule_trace *trace, size_t trace_size);
 
-/* 1 KiB per MiB of RAM, rounded up to a power of two, at least floor_kb. */
+/* Wu's memory cap is never below 32 KiB, whatever a profile's Minimum=
+ * (the default profile's is 8K, for advise on SSDs: bench/README-apps.md). */
+#define RA_MEMORY_CAP_MIN_KB 32
+
+/* 1 KiB per MiB of RAM, rounded up to a power of two, at least floor_kb and
+ * RA_MEMORY_CAP_MIN_KB. */
 uint64_t ra_memory_cap_kb(uint64_t mem_total_kb, uint64_t floor_kb);
 
 /*

@@ -64,10 +64,10 @@ ra_expect_ra "$small" 32
 
 # 2. A broken whole profile in /etc.
 rm "$broken" "$etc/profiles/default.conf.d/50-good.conf"
-sed -e 's/^Default=512K$/Default=256K/' -e 's/^Minimum=32K$/Minimum=32 KB please/' \
+sed -e 's/^Default=512K$/Default=256K/' -e 's/^Minimum=8K$/Minimum=8 KB please/' \
         "$ROOT$RA_VENDOR_DIR/profiles/default.conf" >"$etc/profiles/default.conf"
 grep -q '^Default=256K$' "$etc/profiles/default.conf" || ra_fail "vendor default.conf changed; update this test"
-line=$(grep -n '^Minimum=32 KB please$' "$etc/profiles/default.conf" | cut -d: -f1)
+line=$(grep -n '^Minimum=8 KB please$' "$etc/profiles/default.conf" | cut -d: -f1)
 [ -n "$line" ] || ra_fail "vendor default.conf changed; update this test"
 
 set +e

@@ -20,6 +20,8 @@ static void test_memory_cap(void) {
         CHECK_U64(64, ra_memory_cap_kb(MIB_KB(64), 32));
         CHECK_U64(32, ra_memory_cap_kb(MIB_KB(16), 32));
         CHECK_U64(32, ra_memory_cap_kb(MIB_KB(1), 32));
+        CHECK_U64(32, ra_memory_cap_kb(MIB_KB(1), 8)); /* never below 32K, whatever Minimum= */
+        CHECK_U64(64, ra_memory_cap_kb(MIB_KB(1), 64));
         CHECK_U64(32768, ra_memory_cap_kb(MIB_KB(24 * 1024), 32)); /* 24 GiB */
         CHECK_U64(16384, ra_memory_cap_kb(MIB_KB(16 * 1024), 32)); /* 16 GiB */
 }

@@ -247,7 +247,7 @@ ROOT_CASE(test_vendor_default) {
         CHECK_STR("default", c->profile.name);
         CHECK_STR("512 KiB disks, two stripes for RAID, 4 x rsize for NFS", c->profile.description);
         CHECK_U64(512, c->profile.default_kb);
-        CHECK_U64(32, c->profile.minimum_kb);
+        CHECK_U64(8, c->profile.minimum_kb);
         CHECK_U64(131072, c->profile.maximum_kb);
         CHECK(c->profile.memory_cap);
         CHECK(c->profile.small_device_cap);
@@ -265,7 +265,7 @@ ROOT_CASE(test_vendor_default) {
 
         CHECK_STR("btrfs", c->profile.rules[1].fstypes);
         CHECK_SUFFIX(c->profile.rules[2].file, VENDOR "/profiles/default.conf");
-        CHECK_INT(42, c->profile.rules[2].line);
+        CHECK_INT(45, c->profile.rules[2].line);
         CHECK_STR("max(default, 2 * stripe)", c->profile.rules[2].size_text);
         CHECK_INT(1u << RA_CLASS_RAID, c->profile.rules[2].classes);
         CHECK_U64(3072, eval_size(&c->profile.rules[2], 512, 1536));
@@ -656,7 +656,7 @@ ROOT_CASE(test_dropin_changes_profile_key) {
         c = load();
         CHECK_INT(0, c->n_errors);
         CHECK_U64(1024, c->profile.default_kb);
-        CHECK_U64(32, c->profile.minimum_kb);
+        CHECK_U64(8, c->profile.minimum_kb);
         CHECK_U64(131072, c->profile.maximum_kb);
         CHECK_INT(7, c->profile.n_rules);
         ra_config_free(c);
