@@ -91,7 +91,7 @@ phase() {
 # The time so far, after each step (CI's budget is an hour): not in --dry-run.
 mark=$SECONDS
 took() {
-        ((dry)) || printf -- '-- %s: %d s (%d min in)\n' "$1" $((SECONDS - mark)) $((SECONDS / 60))
+        ((dry)) || printf '== took %d s: %s (%d min in)\n' $((SECONDS - mark)) "$1" $((SECONDS / 60))
         mark=$SECONDS
 }
 
