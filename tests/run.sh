@@ -1,7 +1,11 @@
 #!/bin/bash
 # The whole test suite, as CI runs it (as root, on Debian 12):
-#   - a normal build with -Werror, all tests (unit, umockdev trees, real udevd
-#     with loop devices, fuzz corpus replay);
+#   - a build with AddressSanitizer and UndefinedBehaviorSanitizer, -Werror,
+#     and the tests of this machine (unit, umockdev trees, real udevd with
+#     loop devices, fuzz corpus replay, the short advise cases), once: the
+#     release build's binaries are tested by the package build (unit,
+#     umockdev, fuzz), the labs and the advise cases;
+#   - a release build with -Werror, and the advise cases (label advise);
 #   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
 #     ctest label vm; release build only, 7 to 9 minutes with a cold image);
 #   - the systemd lab: Debian 12 and 13 booted with systemd as PID 1, the
@@ -12,7 +16,6 @@
 #   - Debian 13 as a contributor's machine: install-deps.sh, setup.sh and the
 #     tests that need no kernel, in a trixie root (tests/debian-root, label
 #     debian-root; release build only);
-#   - the same with AddressSanitizer and UndefinedBehaviorSanitizer;
 #   - a short libFuzzer run of each fuzz target;
 #   - the Debian package built, installed on this machine and removed
 #     (tests/package/package.sh).
@@ -27,10 +30,10 @@ usage() {
 Usage: tests/run.sh [--no-labs] [--only PHASE] [-j N] [--dry-run] [--help]
 
 With no option: the whole suite, as CI runs it (root; about 55 minutes).
-Phases, in the order they run: asan (ASan+UBSan build and its tests),
-fuzz (libFuzzer, RA_FUZZ_SECONDS per target), package (.deb built,
-installed and removed, lintian, piuparts), release (release build, all
-tests with the labs).
+Phases, in the order they run: asan (ASan+UBSan build, this machine's
+tests), fuzz (libFuzzer, RA_FUZZ_SECONDS per target), package (.deb built,
+installed and removed, lintian, piuparts), release (release build, the
+labs, the advise cases).
 
   --no-labs     skip what boots or builds another system: the vm, systemd,
                 debian-root, k8s and package labels, and the package phase
@@ -182,18 +185,32 @@ if phase package && ((!no_labs)); then
         echo "== Debian quality: reproducible .deb, lintian --pedantic, blhc"
         run bash tests/package/quality.sh
         echo "== piuparts: install, remove, purge, upgrade from 0.1.0 (bookworm, trixie)"
-        for suite in bookworm trixie; do
-                run bash tests/package/piuparts.sh "$suite"
-        done
+        # Both at once: each waits on dpkg and apt in its own chroot more than
+        # it computes (55 s each alone).
+        if ((dry)); then
+                printf 'bash tests/package/piuparts.sh %s\n' bookworm trixie
+        else
+                piuparts_pids=() piuparts_logs=$(mktemp -d)
+                for suite in bookworm trixie; do
+                        bash tests/package/piuparts.sh "$suite" >"$piuparts_logs/$suite.log" 2>&1 &
+                        piuparts_pids+=($!)
+                done
+                piuparts_failed=0
+                for i in 0 1; do
+                        wait "${piuparts_pids[$i]}" || piuparts_failed=1
+                done
+                cat "$piuparts_logs"/bookworm.log "$piuparts_logs"/trixie.log
+                rm -r "$piuparts_logs"
+                ((!piuparts_failed)) || { echo "run.sh: piuparts failed (above)" >&2; exit 1; }
+        fi
         took package
 fi
 
 if phase release; then
-        echo "== release build, full suite"
+        echo "== release build, the labs, the advise cases"
         run cmake -S . -B build -DCMAKE_INSTALL_PREFIX=/usr -DRA_WERROR=ON -DCMAKE_BUILD_TYPE=RelWithDebInfo
         run cmake --build build -j"$jobs"
-        run ctest --test-dir build --output-on-failure -j"$test_jobs" -LE "^(advise|$labs)\$"
-        took "release build and tests"
+        took "release build"
         # The labs are CPU-bound guests under TCG, each using about 1.5 of 2
         # cores; those that only check what happened (PROCESSORS 1) run two at
         # a time, those that judge speed alone (RUN_SERIAL).
