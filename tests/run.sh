@@ -5,7 +5,8 @@
 #     loop devices, fuzz corpus replay, the short advise cases), once: the
 #     release build's binaries are tested by the package build (unit,
 #     umockdev, fuzz), the labs and the advise cases;
-#   - a release build with -Werror, and the advise cases (label advise);
+#   - a release build with -Werror, and the advise cases the sanitizer pass
+#     leaves (labels advise-long, advise-variant);
 #   - md, dm and NFS in a real kernel: Debian 12's own, under QEMU (tests/vm,
 #     ctest label vm; release build only, 7 to 9 minutes with a cold image);
 #   - the systemd lab: Debian 12 and 13 booted with systemd as PID 1, the
@@ -153,7 +154,7 @@ if phase asan; then
         export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1
         run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -LE "$(except_labels 'vm|systemd|debian-root|k8s|advise')"
         # (the long ones, label advise-long, and those whose code another case
-        # takes, label advise-variant, in the release pass only)
+        # takes, label advise-variant, in the release pass; the others only here)
         run ctest --test-dir build-asan --output-on-failure -j"$test_jobs" -L '^advise$' -LE '^(advise-long|advise-variant)$' \
                 --repeat until-pass:2
         unset ASAN_OPTIONS UBSAN_OPTIONS
@@ -218,10 +219,11 @@ if phase release; then
                 run ctest --test-dir build --output-on-failure -j"$lab_jobs" -L "^($labs)\$" -LE '^advise$'
                 took labs
         fi
-        # (with --no-labs, not the advise cases a lab's machinery runs: k8s-advise-tune-switch)
+        # The advise cases the sanitizer pass left (with --no-labs, not those a
+        # lab's machinery runs: k8s-advise-*).
         advise_except=()
         ((!no_labs)) || advise_except=(-LE "^($labs)\$")
-        run ctest --test-dir build --output-on-failure -j"$test_jobs" -L '^advise$' "${advise_except[@]}" \
-                --repeat until-pass:2
+        run ctest --test-dir build --output-on-failure -j"$test_jobs" -L '^(advise-long|advise-variant)$' \
+                "${advise_except[@]}" --repeat until-pass:2
         took "advise cases"
 fi

@@ -29,7 +29,7 @@ out=$(bash "$run_sh" --dry-run --no-labs 2>&1) || fail "run.sh --dry-run --no-la
 for gone in tests/package/package.sh quality.sh piuparts.sh; do
         ! has "$out" "$gone" || fail "--no-labs still runs $gone"
 done
-has "$out" "ctest --test-dir build --output-on-failure -j1 -L ^advise$ -LE ^(vm|systemd|debian-root|k8s|package)$" ||
+has "$out" "ctest --test-dir build --output-on-failure -j1 -L ^(advise-long|advise-variant)$ -LE ^(vm|systemd|debian-root|k8s|package)$" ||
         fail "--no-labs: the release advise pass does not leave out the labs' labels"
 has "$out" "-LE ^(vm|systemd|debian-root|k8s|advise|vm|systemd|debian-root|k8s|package)$" ||
         fail "--no-labs: the sanitizer pass does not leave out the package label"
@@ -51,7 +51,7 @@ done
 
 out=$(bash "$run_sh" --dry-run --only release -j 3 2>&1) || fail "run.sh --dry-run -j 3: exit $?"
 has "$out" "cmake --build build -j3" || fail "-j 3 does not build with 3 jobs"
-has "$out" "ctest --test-dir build --output-on-failure -j3 -L ^advise$" || fail "-j 3 does not run 3 tests at a time"
+has "$out" "ctest --test-dir build --output-on-failure -j3 -L ^(advise-long|" || fail "-j 3 does not run 3 tests at a time"
 has "$out" "ctest --test-dir build --output-on-failure -j3 -L ^(vm|" || fail "-j 3 does not run 3 labs at a time"
 
 out=$(bash "$run_sh" --help) || fail "--help exits $?"
