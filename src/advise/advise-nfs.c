@@ -134,18 +134,16 @@ void ra_advise_nfs(const struct ra_nfs_observed *o, const struct ra_advise_limit
                 ra_advise_suggest(&a, l, RA_ADVICE_RAISE, l->read_ahead_kb * RA_ADVISE_STEP, 0, NULL, ev);
                 goto done;
         }
-        if (window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX && o->rsize_kb && l->read_ahead_kb > floor_kb) {
-                char ev[sizeof(text) + 64];
-                snprintf(ev, sizeof(ev), "most of the window waits for the reader: %s", text);
-                ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb,
-                                  NFS_FLOOR_NAME, ev);
-                goto done;
-        }
-        if (window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_LARGE_MAX && o->rsize_kb &&
-            l->read_ahead_kb >= RA_ADVISE_STEP * floor_kb) {
-                char ev[sizeof(text) + 64];
-                snprintf(ev, sizeof(ev), "under half of a window of 4 x " NFS_FLOOR_NAME " or more is in flight: %s",
-                         text);
+        /* a lower, by one step and never below the floor, for one of two reasons */
+        const char *lower_why = NULL;
+        if (o->rsize_kb && window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_MAX && l->read_ahead_kb > floor_kb)
+                lower_why = "most of the window waits for the reader";
+        else if (o->rsize_kb && window_share < RA_ADVISE_NFS_IN_FLIGHT_LOWER_LARGE_MAX &&
+                 l->read_ahead_kb >= RA_ADVISE_STEP * floor_kb)
+                lower_why = "under half of a window of 4 x " NFS_FLOOR_NAME " or more is in flight";
+        if (lower_why) {
+                char ev[sizeof(text) + 96];
+                snprintf(ev, sizeof(ev), "%s: %s", lower_why, text);
                 ra_advise_suggest(&a, l, RA_ADVICE_LOWER, l->read_ahead_kb / RA_ADVISE_STEP, floor_kb,
                                   NFS_FLOOR_NAME, ev);
                 goto done;
