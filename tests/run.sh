@@ -188,19 +188,21 @@ if phase package && ((!no_labs)); then
         echo "== piuparts: install, remove, purge, upgrade from 0.1.0 (bookworm, trixie)"
         # Both at once: each waits on dpkg and apt in its own chroot more than
         # it computes (55 s each alone).
+        piuparts_suites=(bookworm trixie)
         if ((dry)); then
-                printf 'bash tests/package/piuparts.sh %s\n' bookworm trixie
+                printf 'bash tests/package/piuparts.sh %s\n' "${piuparts_suites[@]}"
         else
-                piuparts_pids=() piuparts_logs=$(mktemp -d)
-                for suite in bookworm trixie; do
+                piuparts_pids=() piuparts_logs=$(mktemp -d) piuparts_failed=0
+                for suite in "${piuparts_suites[@]}"; do
                         bash tests/package/piuparts.sh "$suite" >"$piuparts_logs/$suite.log" 2>&1 &
                         piuparts_pids+=($!)
                 done
-                piuparts_failed=0
-                for i in 0 1; do
-                        wait "${piuparts_pids[$i]}" || piuparts_failed=1
+                for pid in "${piuparts_pids[@]}"; do
+                        wait "$pid" || piuparts_failed=1
                 done
-                cat "$piuparts_logs"/bookworm.log "$piuparts_logs"/trixie.log
+                for suite in "${piuparts_suites[@]}"; do
+                        cat "$piuparts_logs/$suite.log"
+                done
                 rm -r "$piuparts_logs"
                 ((!piuparts_failed)) || { echo "run.sh: piuparts failed (above)" >&2; exit 1; }
         fi
