@@ -234,7 +234,10 @@ ra_tune_lab() {
 # LOG. With RA_TUNE_POD=1 (k8s-advise-tune-*, bench/tune-hold
 # -k): the DaemonSet's pod (tests/k8s/pod-lib.sh) instead, the lab's
 # profile its ConfigMap's rules (a drop-in of the image's default profile),
-# its log followed into LOG. ra_tune_agent_stop ends either.
+# its log followed into LOG. ra_tune_agent_stop ends either. It returns
+# once the agent has started its first window ("advising every"), so that
+# a case counts windows from there: the agent's first pass over every
+# device can take seconds under TCG, the pod's start more.
 ra_tune_agent() {
         local window=$1 log=$2
         if [ "${RA_TUNE_POD:-0}" = 1 ]; then
@@ -251,6 +254,13 @@ ra_tune_agent() {
         fi
         RA_TUNE_AGENT_PID=$!
         RA_BG_PIDS+=("$RA_TUNE_AGENT_PID")
+        local waited
+        for ((waited = 0; waited < 600; waited++)); do
+                ra_agent_log "$log" | grep -q ": advising every $window s: " && return 0
+                kill -0 "$RA_TUNE_AGENT_PID" 2>/dev/null || break
+                sleep 0.2
+        done
+        ra_fail "the agent did not start advising within $((waited / 5)) s: $(ra_agent_log "$log" | tail -n 5)"
 }
 ra_tune_agent_stop() {
         if [ "${RA_TUNE_POD:-0}" = 1 ]; then
