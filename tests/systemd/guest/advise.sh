@@ -45,12 +45,9 @@ cases=(advise-neighbour-thrash advise-neighbour-faults advise-shared-device)
 # Following advise to the end, and Tune=yes, on cgroup v2 under Debian 13's
 # systemd: in the trixie guest only (CI's time is bounded: advise-converge
 # took 130 s in bookworm's, where the cases above read the same cgroup v2
-# files from 6.1). advise-tune-converge is judged after 4 windows,
-# where the host needs 3: under TCG a window's evidence is thinner
-# (tests/systemd/README.md).
+# files from 6.1).
 if [ "$RA_LAB_SUITE" = trixie ]; then
         cases+=(advise-converge advise-tune-converge advise-tune-switch)
-        export RA_TUNE_SETTLE_WINDOWS=4
 fi
 # run.sh --hold MIN (bench/tune-hold -g): the hold alone, MIN minutes.
 # ra-lab.service stops a lab after 20 minutes (image.sh): for this run its
