@@ -168,6 +168,10 @@ void ra_cgroup_sampler_counts(const struct ra_cgroup_sampler *s, unsigned *with_
         *explaining = s->cgroups_explaining;
 }
 
+void ra_cgroup_sampler_window_restart(struct ra_cgroup_sampler *s) {
+        s->cgroups_with_events = s->cgroups_explaining = 0;
+}
+
 static struct cgroup_state *state_of(struct ra_cgroup_sampler *s, const char *path, size_t hint) {
         if (hint < s->n && strcmp(s->cg[hint].path, path) == 0)
                 return &s->cg[hint];

@@ -19,6 +19,9 @@ void ra_cgroup_sampler_free(struct ra_cgroup_sampler *s);
 bool ra_cgroup_sampler_v2(const struct ra_cgroup_sampler *s);
 /* Over the window: cgroups that had events, and those whose reads explained them. */
 void ra_cgroup_sampler_counts(const struct ra_cgroup_sampler *s, unsigned *with_events, unsigned *explaining);
+/* A new window: those counts start again; every cgroup's counters and
+ * processes stay as the next pass's baseline. */
+void ra_cgroup_sampler_window_restart(struct ra_cgroup_sampler *s);
 
 /* One pass, `seconds` after the last: per_dev[i] (for dev[i]) gets the
  * events of this interval that cgroups explain by their reads, explained

@@ -96,6 +96,13 @@ struct ra_advise_window {
         int mountstats_error; /* the last error in the window, 0: none */
 };
 
+/* No evidence yet: only where it comes from. */
+static void evidence_init(struct watched *d) {
+        d->e = (struct ra_evidence){ .source = d->t.source };
+        if (d->t.source == RA_EVIDENCE_NFS)
+                d->e.nfs.rsize_kb = d->t.rsize_kb;
+}
+
 int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountinfo_path,
                          struct ra_advise_window **ret) {
         struct ra_advise_window *w = calloc(1, sizeof(*w));
@@ -128,7 +135,6 @@ int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char 
         for (size_t i = 0; i < n; i++) {
                 struct watched *d = &w->w[i];
                 d->t = t[i];
-                d->e.source = t[i].source;
                 if (t[i].source == RA_EVIDENCE_NFS) {
                         d->mount_point = strdup(t[i].mount_point ? t[i].mount_point : "");
                         if (!d->mount_point) {
@@ -136,9 +142,9 @@ int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char 
                                 return -ENOMEM;
                         }
                         d->t.mount_point = d->mount_point;
-                        d->e.nfs.rsize_kb = t[i].rsize_kb;
                         w->any_nfs = true;
                 }
+                evidence_init(d);
                 w->majmin[i] = (struct ra_cgroup_device){ t[i].major, t[i].minor };
         }
         /* Without cgroups to read, every event is split by share. */
@@ -164,6 +170,14 @@ struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w) {
         free(w->mountstats_path);
         free(w);
         return NULL;
+}
+
+void ra_advise_window_restart(struct ra_advise_window *w) {
+        for (size_t i = 0; i < w->n; i++)
+                evidence_init(&w->w[i]);
+        w->mountstats_error = 0;
+        if (w->cg)
+                ra_cgroup_sampler_window_restart(w->cg);
 }
 
 int ra_advise_window_mountstats_error(const struct ra_advise_window *w, const char **ret_path) {

@@ -67,6 +67,11 @@ struct ra_advise_window;
 int ra_advise_window_new(const struct ra_advise_target *t, size_t n, const char *mountinfo_path,
                          struct ra_advise_window **ret);
 struct ra_advise_window *ra_advise_window_free(struct ra_advise_window *w);
+/* The next window over the same devices, from the last sample on: the
+ * evidence starts again, the counters taken stay as the next sample's
+ * baseline (no first sample), and so does what the cgroup sampler has
+ * looked up. */
+void ra_advise_window_restart(struct ra_advise_window *w);
 
 /* One sample at `now` (seconds, monotonic): the first records, each later
  * one adds the interval since the one before. -errno when /proc/vmstat or

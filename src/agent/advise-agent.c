@@ -21,6 +21,7 @@
 #include "advise-record.h"
 #include "advise-sample.h"
 #include "agent.h"
+#include "fileio.h"
 #include "gather.h"
 #include "journal.h"
 #include "mountinfo.h"
@@ -95,20 +96,45 @@ static int devices_now(struct udev *udev, struct ra_facts **ret, size_t *ret_n) 
         return 0;
 }
 
-static void window_done(struct advise_run *a) {
-        a->win = ra_advise_window_free(a->win);
+static void facts_done(struct advise_run *a) {
         devices_free(a->facts, a->n);
         a->facts = NULL;
         a->n = 0;
 }
 
-/* A new window over the devices there are now, from a first sample. */
+/* The last window's devices again, with only their read_ahead_kb read anew
+ * (a write by hand or by Tune=yes sends no event). False when one cannot be
+ * read: it is gone, and every device is gathered again. */
+static bool facts_refresh(struct advise_run *a) {
+        for (size_t i = 0; i < a->n; i++) {
+                struct ra_facts *f = &a->facts[i];
+                f->current_known = f->attr_path && ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+                if (!f->current_known)
+                        return false;
+        }
+        return true;
+}
+
+/* A new window. Over the same devices (no event, mount change or periodic
+ * check since their facts were gathered: devices_changed), it goes on from
+ * the last window's last sample with their read_ahead_kb read again.
+ * Otherwise over the devices there are now, from a first sample: gathering
+ * every device's facts, and the cgroup sampler's first look at every
+ * process, were most of what observing cost on an idle machine (measured:
+ * about 1,100 system calls a window on 10 block devices, against 55 for a
+ * second's sample). */
 static void window_start(struct advise_run *a, struct udev *udev, uint64_t now) {
         struct ra_advise_target *t = NULL;
         int r;
 
-        window_done(a);
         advise_clock_start(&a->clock, now);
+        if (a->win && !a->devices_changed && facts_refresh(a)) {
+                ra_advise_window_restart(a->win);
+                return;
+        }
+        a->win = ra_advise_window_free(a->win);
+        facts_done(a);
+        a->devices_changed = false;
         r = devices_now(udev, &a->facts, &a->n);
         if (r >= 0 && !(t = calloc(a->n ? a->n : 1, sizeof(*t))))
                 r = -ENOMEM;
@@ -200,9 +226,9 @@ void advise_start(const struct agent_options *o, struct udev *udev, struct advis
         a->clock.window_sec = o->advise_sec;
         if (a->clock.window_sec == 0)
                 return;
-        /* Each window allocates the cgroup sampler's tables (several MiB,
-         * touched only as far as there are cgroups) and frees them at its
-         * end. glibc raises its mmap threshold to a freed mapping's size, so
+        /* A window over new devices allocates the cgroup sampler's tables
+         * (several MiB, touched only as far as there are cgroups), and frees
+         * the last one's. glibc raises its mmap threshold to a freed mapping's size, so
          * the next window's tables came from the heap, zeroed by calloc:
          * 8 MiB more resident for good (measured). A fixed threshold keeps
          * them mappings, untouched where unused and returned at the end. */
@@ -235,5 +261,6 @@ bool advise_continue(const struct agent_options *o, struct udev *udev, struct ad
 }
 
 void advise_stop(struct advise_run *a) {
-        window_done(a);
+        a->win = ra_advise_window_free(a->win);
+        facts_done(a);
 }

@@ -149,6 +149,9 @@ struct advise_run {
         struct ra_advise_window *win; /* NULL: the last start failed */
         struct ra_facts *facts;       /* the window's devices */
         size_t n;
+        /* A device or mount may have changed since the facts were gathered:
+         * set by the watch loop, read at the next window's start. */
+        bool devices_changed;
         size_t signals; /* devices with a signal in the last window */
         bool failed, save_failed; /* logged once until it works again */
 };

@@ -227,6 +227,7 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                                 event_fields_from_device(dev, &fields);
                                 handle_event(o, udev, dev, &fields, udev_device_get_action(dev));
                                 udev_device_unref(dev);
+                                advise->devices_changed = true;
                         }
                         /* The socket overflowed: events were lost, check every device now. */
                         if (errno == ENOBUFS) {
@@ -241,6 +242,7 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                         o->quiet = true; /* every mount again, on any mount's change */
                         pass_all(o, udev, false, &mounts);
                         o->quiet = false;
+                        advise->devices_changed = true;
                 }
                 /* --advise-sec: a sample when due; a window's advice in the file at once */
                 if (advise_continue(o, udev, advise, now_ms()))
@@ -250,6 +252,7 @@ static int watch_loop(struct agent_options *o, struct udev *udev, struct udev_mo
                         o->recheck = o->quiet = true;
                         pass_all(o, udev, true, &checked);
                         o->recheck = o->quiet = false;
+                        advise->devices_changed = true; /* what no event tells, as often as the check */
                         metrics_start(o, metrics, now_ms());
                         beat(o);
                         due_ms = now_ms() + (uint64_t) o->check_sec * 1000;

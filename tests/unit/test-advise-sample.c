@@ -170,6 +170,59 @@ static void test_stacked_mounts(void) {
         rmdir(dir);
 }
 
+/* The agent's next window over the same devices goes on from the last
+ * sample: it counts only what came after, and its first interval is
+ * evidence (there is no first sample to record a baseline). */
+static void test_restart(void) {
+        static const char mountinfo_text[] =
+                "36 22 0:53 / /mnt/data rw,relatime - nfs4 srv:/data rw,vers=4.2,rsize=1048576\n";
+        static const char *const stats[] = {
+                "device srv:/data mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                "\tbytes:\t0 0 0 0 0 0 0 0\n"
+                "\t        READ: 0 0 0 0 0 0 0 0 0\n",
+                "device srv:/data mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                "\tbytes:\t20971520 0 0 0 20971520 0 5120 0\n"
+                "\t        READ: 20 20 0 1800 20973000 1 400 420 0\n",
+                "device srv:/data mounted on /mnt/data with fstype nfs4 statvers=1.1\n"
+                "\tbytes:\t31457280 0 0 0 31457280 0 7680 0\n"
+                "\t        READ: 30 30 0 2700 31459500 2 600 630 0\n",
+        };
+        char dir[PATH_MAX], mountinfo[PATH_MAX + 16], mountstats[PATH_MAX + 16];
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof(dir), "%s/ra-unit-restart.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        REQUIRE(mkdtemp(dir));
+        snprintf(mountinfo, sizeof(mountinfo), "%s/mountinfo", dir);
+        snprintf(mountstats, sizeof(mountstats), "%s/mountstats", dir);
+        write_text(mountinfo, mountinfo_text);
+        write_text(mountstats, stats[0]);
+
+        const struct ra_advise_target t[] = {
+                { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 53, .mount_point = "/mnt/data",
+                  .rsize_kb = 1024, .page_kb = 4 },
+        };
+        struct ra_advise_window *w;
+        REQUIRE(ra_advise_window_new(t, 1, mountinfo, &w) == 0);
+        CHECK_INT(0, ra_advise_window_sample(w, 1.0));
+        write_text(mountstats, stats[1]);
+        CHECK_INT(0, ra_advise_window_sample(w, 2.0));
+        CHECK_U64(20971520, ra_evidence_read_bytes(ra_advise_window_evidence(w, 0)));
+
+        ra_advise_window_restart(w);
+        const struct ra_evidence *e = ra_advise_window_evidence(w, 0);
+        CHECK_INT(RA_EVIDENCE_NFS, e->source);
+        CHECK_U64(1024, e->nfs.rsize_kb);
+        CHECK_U64(0, ra_evidence_read_bytes(e));
+        write_text(mountstats, stats[2]);
+        CHECK_INT(0, ra_advise_window_sample(w, 3.0));
+        CHECK_U64(10485760, ra_evidence_read_bytes(e)); /* since the sample at 2.0 */
+        CHECK_U64(10, ra_evidence_read_ios(e));
+        CHECK(e->nfs.seconds > 0.9 && e->nfs.seconds < 1.1);
+        ra_advise_window_free(w);
+        unlink(mountinfo);
+        unlink(mountstats);
+        rmdir(dir);
+}
+
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_target_of);
@@ -177,5 +230,6 @@ int main(void) {
         RUN(test_evidence_decides);
         RUN(test_mountstats_too_large);
         RUN(test_stacked_mounts);
+        RUN(test_restart);
         TEST_MAIN_END;
 }
