@@ -38,10 +38,13 @@
  * each on the HDD model, whose requests averaged 546K once memory was
  * fragmented, issued "0.43" of the requests and were not advised. */
 #define RA_ADVISE_FAULT_REQUEST_KB_MAX 512
-/* Random faults on a rotating disk gain nothing from read-around above
- * this (bench/benefit: 122 faults/s at 64K, 21 at 4M on the HDD model): a
- * seek costs what 64K does; not lowered below it. */
-#define RA_ADVISE_FAULT_FLOOR_KB 64
+/* On a rotating disk a fault's seek costs more than its read-around up to
+ * a few hundred K, and faults near each other share it: random 4K faults
+ * on the HDD model take as many faults a second from 16K to 512K
+ * (bench/benefit: 118-122, against 75 at 1M and 21 at 4M), and db_bench
+ * readrandom through mmap (bench/apps) reads 246 ops/s at 256K, 225 at
+ * 128K and 203 at 64K (medians of 3). Not lowered below it. */
+#define RA_ADVISE_FAULT_FLOOR_KB 256
 /* Without seeks a fault's read-around costs bandwidth alone: db_bench
  * readrandom through mmap on bench/apps' ssd model read 20.5K ops/s at 8K,
  * 18.2K at 16K, 15.5K at 32K, 8.2K at 128K and 15.3K at 4K (medians of 3). */

@@ -95,22 +95,22 @@ static void test_faults_lower(void) {
         CHECK_STR("random page faults pay for read-around: 25.0 major faults/s, each reading about 4M "
                   "(read_ahead_kb 4M); lower 4M -> 1M",
                   a.reason);
-        /* a rotating disk at 128K: down to the floor of 64K, not 32K */
+        /* a rotating disk at 512K: down to the floor of 256K, not 128K */
         struct ra_advise_limits l = hdd;
         l.rotational = true;
-        l.read_ahead_kb = 128;
-        d.read_sectors = 25 * 256;
+        l.read_ahead_kb = 512;
+        d.read_sectors = 25 * 1024;
         d.read_ios = 25;
         observe(&o, 5, &d, &h);
         ra_advise_disk(&o, &l, &a);
-        CHECK_U64(64, a.suggested_kb);
-        /* at 64K: nothing to gain */
-        l.read_ahead_kb = 64;
-        d.read_sectors = 25 * 128;
+        CHECK_U64(256, a.suggested_kb);
+        /* at 256K: nothing to gain */
+        l.read_ahead_kb = 256;
+        d.read_sectors = 25 * 512;
         observe(&o, 5, &d, &h);
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
-        CHECK_SUFFIX(a.reason, "; at 64K read-around is small already");
+        CHECK_SUFFIX(a.reason, "; at 256K read-around is small already");
         /* without seeks, on to 8K: from 32K (a profile's Minimum= of 8K) */
         l.rotational = false;
         l.minimum_kb = 8;
