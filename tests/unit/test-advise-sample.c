@@ -121,6 +121,25 @@ static void write_text(const char *path, const char *text) {
                 abort();
 }
 
+/* A scratch directory holding a mountinfo and a mountstats (its paths in
+ * the three buffers, of PATH_MAX + 16 bytes), removed by scratch_done(). */
+static void scratch_mounts(const char *name, char *dir, char *mountinfo, char *mountstats,
+                           const char *mountinfo_text, const char *mountstats_text) {
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, PATH_MAX, "%s/ra-unit-%s.XXXXXX", tmp && *tmp ? tmp : "/tmp", name);
+        REQUIRE(mkdtemp(dir));
+        snprintf(mountinfo, PATH_MAX + 16, "%s/mountinfo", dir);
+        snprintf(mountstats, PATH_MAX + 16, "%s/mountstats", dir);
+        write_text(mountinfo, mountinfo_text);
+        write_text(mountstats, mountstats_text);
+}
+
+static void scratch_done(const char *dir, const char *mountinfo, const char *mountstats) {
+        unlink(mountinfo);
+        unlink(mountstats);
+        rmdir(dir);
+}
+
 /* Issue 34: with two NFS mounts stacked on /mnt/data, the busy upper one
  * (what the path names) reported "no NFS reads": its counters were read
  * at the first entry of its mount point, the idle lower mount's. */
@@ -142,13 +161,7 @@ static void test_stacked_mounts(void) {
                                     "\tbytes:\t20971520 0 0 0 20971520 0 5120 0\n"
                                     "\t        READ: 20 20 0 1800 20973000 1 400 420 0\n";
         char dir[PATH_MAX], mountinfo[PATH_MAX + 16], mountstats[PATH_MAX + 16];
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof(dir), "%s/ra-unit-stacked.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        REQUIRE(mkdtemp(dir));
-        snprintf(mountinfo, sizeof(mountinfo), "%s/mountinfo", dir);
-        snprintf(mountstats, sizeof(mountstats), "%s/mountstats", dir);
-        write_text(mountinfo, mountinfo_text);
-        write_text(mountstats, before);
+        scratch_mounts("stacked", dir, mountinfo, mountstats, mountinfo_text, before);
 
         const struct ra_advise_target t[] = {
                 { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 54, .mount_point = "/mnt/data",
@@ -165,9 +178,7 @@ static void test_stacked_mounts(void) {
         CHECK_U64(20, ra_evidence_read_ios(ra_advise_window_evidence(w, 0)));
         CHECK_U64(0, ra_evidence_read_bytes(ra_advise_window_evidence(w, 1))); /* the lower */
         ra_advise_window_free(w);
-        unlink(mountinfo);
-        unlink(mountstats);
-        rmdir(dir);
+        scratch_done(dir, mountinfo, mountstats);
 }
 
 /* The agent's next window over the same devices goes on from the last
@@ -188,13 +199,7 @@ static void test_restart(void) {
                 "\t        READ: 30 30 0 2700 31459500 2 600 630 0\n",
         };
         char dir[PATH_MAX], mountinfo[PATH_MAX + 16], mountstats[PATH_MAX + 16];
-        const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof(dir), "%s/ra-unit-restart.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        REQUIRE(mkdtemp(dir));
-        snprintf(mountinfo, sizeof(mountinfo), "%s/mountinfo", dir);
-        snprintf(mountstats, sizeof(mountstats), "%s/mountstats", dir);
-        write_text(mountinfo, mountinfo_text);
-        write_text(mountstats, stats[0]);
+        scratch_mounts("restart", dir, mountinfo, mountstats, mountinfo_text, stats[0]);
 
         const struct ra_advise_target t[] = {
                 { .source = RA_EVIDENCE_NFS, .major = 0, .minor = 53, .mount_point = "/mnt/data",
@@ -218,9 +223,7 @@ static void test_restart(void) {
         CHECK_U64(10, ra_evidence_read_ios(e));
         CHECK(e->nfs.seconds > 0.9 && e->nfs.seconds < 1.1);
         ra_advise_window_free(w);
-        unlink(mountinfo);
-        unlink(mountstats);
-        rmdir(dir);
+        scratch_done(dir, mountinfo, mountstats);
 }
 
 int main(void) {
