@@ -120,9 +120,9 @@ static bool facts_refresh(struct advise_run *a) {
  * the last window's last sample with their read_ahead_kb read again.
  * Otherwise over the devices there are now, from a first sample: gathering
  * every device's facts, and the cgroup sampler's first look at every
- * process, were most of what observing cost on an idle machine (measured:
- * about 1,100 system calls a window on 10 block devices, against 55 for a
- * second's sample). */
+ * process, were most of what observing cost on an idle machine (strace:
+ * about 1,100 opens, path lookups and directory reads at a window's start
+ * on 10 block devices, against 19 in a second's sample). */
 static void window_start(struct advise_run *a, struct udev *udev, uint64_t now) {
         struct ra_advise_target *t = NULL;
         int r;
