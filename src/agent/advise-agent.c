@@ -227,11 +227,12 @@ void advise_start(const struct agent_options *o, struct udev *udev, struct advis
         if (a->clock.window_sec == 0)
                 return;
         /* A window over new devices allocates the cgroup sampler's tables
-         * (several MiB, touched only as far as there are cgroups), and frees
-         * the last one's. glibc raises its mmap threshold to a freed mapping's size, so
-         * the next window's tables came from the heap, zeroed by calloc:
-         * 8 MiB more resident for good (measured). A fixed threshold keeps
-         * them mappings, untouched where unused and returned at the end. */
+         * (several MiB, touched only as far as there are cgroups), and
+         * frees the last one's. glibc raises its mmap threshold to a freed
+         * mapping's size, so the next window's tables came from the heap,
+         * zeroed by calloc: 8 MiB more resident for good (measured). A
+         * fixed threshold keeps them mappings, untouched where unused and
+         * returned at the end. */
         (void) mallopt(M_MMAP_THRESHOLD, 128 * 1024);
         window_start(a, udev, now);
 }
