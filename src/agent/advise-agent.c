@@ -21,7 +21,6 @@
 #include "advise-record.h"
 #include "advise-sample.h"
 #include "agent.h"
-#include "fileio.h"
 #include "gather.h"
 #include "journal.h"
 #include "mountinfo.h"
@@ -106,12 +105,9 @@ static void facts_done(struct advise_run *a) {
  * (a write by hand or by Tune=yes sends no event). False when one cannot be
  * read: it is gone, and every device is gathered again. */
 static bool facts_refresh(struct advise_run *a) {
-        for (size_t i = 0; i < a->n; i++) {
-                struct ra_facts *f = &a->facts[i];
-                f->current_known = f->attr_path && ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
-                if (!f->current_known)
+        for (size_t i = 0; i < a->n; i++)
+                if (!ra_gather_current_kb(&a->facts[i]))
                         return false;
-        }
         return true;
 }
 

@@ -391,7 +391,7 @@ static int gather_block(struct udev_device *dev, bool all_props, ra_prop_fn get,
                 return -ENOMEM;
         ra_str_join(f->attr_path, attr_size, "/sys/class/bdi/", ra_u64_text(major_text, f->major), ":",
                     ra_u64_text(minor_text, f->minor), "/read_ahead_kb", NULL);
-        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+        ra_gather_current_kb(f);
 
         gather_media(syspath, sysname, f);
         r = gather_stack(syspath, f);
@@ -412,12 +412,17 @@ int ra_gather_block_keys(struct udev_device *dev, ra_prop_fn get, const char *co
         return gather_block(dev, false, get, keys, n_keys, f);
 }
 
+bool ra_gather_current_kb(struct ra_facts *f) {
+        f->current_known = f->attr_path && ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+        return f->current_known;
+}
+
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f) {
         if (asprintf(&f->attr_path, "/sys/class/bdi/%s/read_ahead_kb", bdi_name) < 0) {
                 f->attr_path = NULL;
                 return -ENOMEM;
         }
-        f->current_known = ra_read_u64_file(f->attr_path, &f->current_kb) >= 0;
+        ra_gather_current_kb(f);
         if (!f->current_known && access(f->attr_path, F_OK) < 0)
                 return -ENODEV;
         return 0;

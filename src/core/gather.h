@@ -40,6 +40,9 @@ int ra_gather_bdi(const char *bdi_name, struct ra_facts *f);
 /* /sys/class/bdi/NAME/read_ahead_kb as attr_path, and the value it holds;
  * -ENODEV when there is no such bdi. */
 int ra_gather_bdi_current(const char *bdi_name, struct ra_facts *f);
+/* f->current_kb read again from f->attr_path; f->current_known says
+ * whether it could be (no attribute, or one gone: false). */
+bool ra_gather_current_kb(struct ra_facts *f);
 
 /* Host facts: page size and MemTotal. */
 void ra_gather_host(struct ra_facts *f);
