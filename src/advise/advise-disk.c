@@ -300,10 +300,24 @@ static void raise_for_sequential(const struct ra_advise_limits *l, struct ra_adv
                          text, ra_format_size_kb(l->read_ahead_kb, s2));
                 return;
         }
+        if (l->raised_from_kib_s &&
+            a->read_bytes_per_s < RA_ADVISE_RAISE_GAIN_MIN * (double) l->raised_from_kib_s * 1024) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "%s; but the last raise to %s gained nothing: %.1f MiB/s against %.1f MiB/s before it, "
+                         "so the device, not readahead, is the limit",
+                         text, ra_format_size_kb(l->read_ahead_kb, s2), a->read_bytes_per_s / (1 << 20),
+                         (double) l->raised_from_kib_s / 1024);
+                return;
+        }
         uint64_t want_kb = l->read_ahead_kb * RA_ADVISE_STEP;
         if (l->rotational && l->max_sectors_kb && want_kb > l->max_sectors_kb)
                 want_kb = l->max_sectors_kb;
         suggest(a, l, RA_ADVICE_RAISE, want_kb, text);
+        if (a->kind == RA_ADVICE_RAISE) {
+                /* what the next advice, at the value raised to, weighs its rate against */
+                uint64_t kib_s = (uint64_t) (a->read_bytes_per_s / 1024);
+                a->raise_base_kib_s = kib_s ? kib_s : 1;
+        }
 }
 
 /* Reads near the readahead size: raise, or say why readahead is not the
@@ -322,7 +336,10 @@ static void advise_sequential(const struct ra_disk_observed *o, const struct ra_
 }
 
 void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {
-        struct ra_advice a = { .kind = RA_ADVICE_NO_SIGNAL, .suggested_kb = l->read_ahead_kb };
+        /* a keep at the value a raise brought goes on weighing against the rate before it */
+        struct ra_advice a = { .kind = RA_ADVICE_NO_SIGNAL,
+                               .suggested_kb = l->read_ahead_kb,
+                               .raise_base_kib_s = l->raised_from_kib_s };
 
         measure(o, l, &a);
         if (!no_signal(o, l, &a)) {

@@ -33,14 +33,16 @@ static bool copy_field(char *dst, size_t size, const char *src) {
 }
 
 static bool parse_line(char *line, struct ra_advice_record *ret) {
-        char *field[7], *save = NULL, *end;
+        char *field[8], *save = NULL, *end;
         size_t n = 0;
         struct ra_advice_record r = {};
 
-        /* six fields, and the seventh (held_kb) since it was added */
-        for (char *t = strtok_r(line, "\t", &save); t && n < 7; t = strtok_r(NULL, "\t", &save))
+        /* six fields, the seventh (held_kb) and eighth (raise_base_kib_s)
+         * since each was added */
+        char *t = strtok_r(line, "\t", &save);
+        for (; t && n < 8; t = strtok_r(NULL, "\t", &save))
                 field[n++] = t;
-        if (n < 6 || strtok_r(NULL, "\t", &save))
+        if (n < 6 || t) /* t: a field past the last */
                 return false;
         if (!copy_field(r.name, sizeof(r.name), field[0]) || !copy_field(r.kind, sizeof(r.kind), field[1]) ||
             !copy_field(r.class, sizeof(r.class), field[2]))
@@ -59,9 +61,14 @@ static bool parse_line(char *line, struct ra_advice_record *ret) {
         r.made = strtoll(field[5], &end, 10);
         if (*end || errno || field[5][0] < '0' || field[5][0] > '9')
                 return false;
-        if (n == 7) {
+        if (n >= 7) {
                 r.held_kb = strtoull(field[6], &end, 10);
                 if (*end || errno || field[6][0] < '0' || field[6][0] > '9')
+                        return false;
+        }
+        if (n == 8) {
+                r.raise_base_kib_s = strtoull(field[7], &end, 10);
+                if (*end || errno || field[7][0] < '0' || field[7][0] > '9')
                         return false;
         }
         *ret = r;
@@ -128,8 +135,9 @@ struct record_list {
 static int print_records(FILE *f, const void *data) {
         const struct record_list *l = data;
         for (size_t i = 0; i < l->n; i++)
-                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\n", l->r[i].name, l->r[i].kind,
-                        l->r[i].class, l->r[i].gauge, l->r[i].suggested_kb, l->r[i].made, l->r[i].held_kb);
+                fprintf(f, "%s\t%s\t%s\t%d\t%" PRIu64 "\t%" PRId64 "\t%" PRIu64 "\t%" PRIu64 "\n", l->r[i].name,
+                        l->r[i].kind, l->r[i].class, l->r[i].gauge, l->r[i].suggested_kb, l->r[i].made,
+                        l->r[i].held_kb, l->r[i].raise_base_kib_s);
         return 0;
 }
 
@@ -191,6 +199,9 @@ bool ra_advice_record_of(const struct ra_facts *f, const struct ra_advice *a, bo
                 ret->held_kb = a->suggested_kb;
         else if (a->kind == RA_ADVICE_KEEP && held)
                 ret->held_kb = f->current_kb;
+        /* a raise and the keeps at its value: the rate before the raise */
+        if (a->kind == RA_ADVICE_RAISE || a->kind == RA_ADVICE_KEEP)
+                ret->raise_base_kib_s = a->raise_base_kib_s;
         snprintf(ret->name, sizeof(ret->name), "%s", f->name);
         snprintf(ret->kind, sizeof(ret->kind), "%s", ra_kind_to_string(f->kind));
         snprintf(ret->class, sizeof(ret->class), "%s", ra_class_to_string(f->class));
@@ -202,4 +213,11 @@ bool ra_advice_records_held(const struct ra_advice_record *r, size_t n, const st
                 if (strcmp(r[i].name, f->name) == 0)
                         return r[i].held_kb && r[i].held_kb == f->current_kb;
         return false;
+}
+
+uint64_t ra_advice_records_raised_from(const struct ra_advice_record *r, size_t n, const struct ra_facts *f) {
+        for (size_t i = 0; i < n; i++)
+                if (strcmp(r[i].name, f->name) == 0)
+                        return r[i].suggested_kb == f->current_kb ? r[i].raise_base_kib_s : 0;
+        return 0;
 }

@@ -18,8 +18,9 @@
  * /run, because an advice is about this boot's devices and workload only.
  * One line per device, tab-separated:
  * name, kind, class, advice (1 raise, 0 keep, -1 lower), suggested KiB,
- * when it was made (seconds since the epoch), and held KiB (see held_kb;
- * lines without it are read as 0). A device with no signal has no line.
+ * when it was made (seconds since the epoch), held KiB (see held_kb) and
+ * the rate before a raise (see raise_base_kib_s); lines without the last
+ * ones read them as 0. A device with no signal has no line.
  */
 struct ra_advice_record {
         char name[RA_NAME_MAX];
@@ -32,6 +33,10 @@ struct ra_advice_record {
          * lowered from), 0 for none: set by a lower, kept by the keeps
          * that follow it at that value. */
         uint64_t held_kb;
+        /* The device's read rate, KiB/s, before the raise to suggested_kb:
+         * set by a raise, kept by the keeps that follow it at that value,
+         * 0 for none. The next advice weighs its rate against it. */
+        uint64_t raise_base_kib_s;
 };
 
 #define RA_ADVICE_RECORDS_MAX 4096
@@ -59,3 +64,7 @@ bool ra_advice_record_of(const struct ra_facts *f, const struct ra_advice *a, bo
                          struct ra_advice_record *ret);
 /* Whether the records say the last advice lowered f to the value it holds. */
 bool ra_advice_records_held(const struct ra_advice_record *r, size_t n, const struct ra_facts *f);
+/* The rate (KiB/s) f read before the raise that brought it to the value it
+ * holds, or 0: its record's raise_base_kib_s when f is at the record's
+ * suggested value. */
+uint64_t ra_advice_records_raised_from(const struct ra_advice_record *r, size_t n, const struct ra_facts *f);

@@ -7,7 +7,7 @@
 #include "size.h"
 
 struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const struct ra_profile *p,
-                                            bool lowered_here) {
+                                            bool lowered_here, uint64_t raised_from_kib_s) {
         return (struct ra_advise_limits){
                 .read_ahead_kb = f->current_kb,
                 .max_sectors_kb = f->max_sectors_kb,
@@ -19,6 +19,7 @@ struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const stru
                 .network = f->kind != RA_KIND_BLOCK,
                 .rotational = f->rotational,
                 .lowered_here = lowered_here,
+                .raised_from_kib_s = raised_from_kib_s,
         };
 }
 

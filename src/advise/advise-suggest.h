@@ -31,13 +31,18 @@ struct ra_advise_limits {
         bool network; /* a network mount: no device counters */
         bool rotational; /* one head: no gain from requests in flight beyond max_sectors_kb */
         bool lowered_here; /* the last advice (the record) lowered read_ahead_kb to this value */
+        /* The device's read rate (KiB/s) when the last advice raised
+         * read_ahead_kb to this value (the record's, kept by the keeps
+         * there since); 0: no raise brought it here. */
+        uint64_t raised_from_kib_s;
 };
 
 /* A device's limits: its value and queue, the profile's Minimum= and
- * Maximum=, the memory cap (1 KiB per MiB of RAM, never below 32 KiB), and
- * whether the last advice lowered it to the value it holds. */
+ * Maximum=, the memory cap (1 KiB per MiB of RAM, never below 32 KiB),
+ * whether the last advice lowered it to the value it holds, and the rate
+ * it read before the raise that brought it there (0: none). */
 struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const struct ra_profile *p,
-                                            bool lowered_here);
+                                            bool lowered_here, uint64_t raised_from_kib_s);
 
 enum ra_advice_kind {
         RA_ADVICE_NO_SIGNAL,
@@ -64,6 +69,9 @@ struct ra_advice {
         /* An NFS mount's (advise-nfs.h): the READs' average RTT and the bytes
          * in flight (throughput x RTT); 0 for disks. */
         double rtt_ms, in_flight_kb;
+        /* For the record (a disk's raise and the keeps after it): the read
+         * rate, KiB/s, before the raise to the value suggested; 0: none. */
+        uint64_t raise_base_kib_s;
 };
 
 /* A raise or lower of a->kind to want_kb, held by the profile's limits, the

@@ -153,7 +153,8 @@ static void decide(const struct ctl *ctl, struct watched *w, const struct ra_adv
         const struct ra_facts *f = &w->dev.facts;
 
         w->held = ra_advice_records_held(last, n_last, f);
-        struct ra_advise_limits l = ra_advise_limits_of(f, &ctl->config->profile, w->held);
+        struct ra_advise_limits l = ra_advise_limits_of(f, &ctl->config->profile, w->held,
+                                                        ra_advice_records_raised_from(last, n_last, f));
         ra_advise_evidence(&w->e, &l, &w->advice);
         if (w->refused) {
                 /* as calibrate: the profile leaves these alone, so does advise */

@@ -40,6 +40,37 @@ static void test_sequential_raise(void) {
         CHECK_STR("sequential reads limited by readahead: requests average 135K at read_ahead_kb 128K, device busy "
                   "2%, readers stalled on I/O 52%, no refaults or memory pressure; raise 128K -> 512K",
                   a.reason);
+        CHECK_U64(15360, a.raise_base_kib_s); /* 15 MiB/s, for the next advice to weigh */
+}
+
+/* At the value the last advice raised to, readers as stalled as before: a
+ * raise must have bought 10% more read rate for another (the gp3 model's
+ * 125 MiB/s read the same at 512K, 2M and 8M). */
+static void test_raise_without_gain_keeps(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_disk_observed o;
+        struct ra_advice a;
+        struct ra_disk_counters d = seq128;
+        d.read_ios /= 4; /* 512K requests, 15 MiB/s as at 128K */
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 512;
+        l.raised_from_kib_s = 15000;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_U64(512, a.suggested_kb);
+        CHECK_SUFFIX(a.reason, "; but the last raise to 512K gained nothing: 15.0 MiB/s against 14.6 MiB/s before "
+                               "it, so the device, not readahead, is the limit");
+        CHECK_U64(15000, a.raise_base_kib_s); /* the keep goes on weighing against it */
+        /* from 10 MiB/s the raise bought 50%: raise again */
+        l.raised_from_kib_s = 10240;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(2048, a.suggested_kb);
+        CHECK_U64(15360, a.raise_base_kib_s);
+        /* no raise behind it: raise */
+        l.raised_from_kib_s = 0;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
 }
 
 static void test_raise_held_by_maximum(void) {
@@ -411,6 +442,7 @@ static void test_no_raise_back_after_lower(void) {
 int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_sequential_raise);
+        RUN(test_raise_without_gain_keeps);
         RUN(test_raise_held_by_maximum);
         RUN(test_sequential_not_limited);
         RUN(test_faults_lower);

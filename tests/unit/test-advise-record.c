@@ -41,6 +41,16 @@ static void test_record_of(void) {
         CHECK(ra_advice_record_of(&f, &a, true, 1, &r));
         CHECK_INT(1, r.gauge);
         CHECK_U64(0, r.held_kb);
+        /* the rate before a raise: kept by a raise and a keep, not by a lower */
+        a.raise_base_kib_s = 128000;
+        CHECK(ra_advice_record_of(&f, &a, false, 1, &r));
+        CHECK_U64(128000, r.raise_base_kib_s);
+        a.kind = RA_ADVICE_KEEP;
+        CHECK(ra_advice_record_of(&f, &a, false, 1, &r));
+        CHECK_U64(128000, r.raise_base_kib_s);
+        a.kind = RA_ADVICE_LOWER;
+        CHECK(ra_advice_record_of(&f, &a, false, 1, &r));
+        CHECK_U64(0, r.raise_base_kib_s);
         /* no signal has no record */
         a.kind = RA_ADVICE_NO_SIGNAL;
         CHECK(!ra_advice_record_of(&f, &a, true, 1, &r));
@@ -69,6 +79,23 @@ static void test_records_held(void) {
         CHECK(!ra_advice_records_held(r, 2, &f));
 }
 
+/* The rate before a raise counts while the device is at the value raised to. */
+static void test_records_raised_from(void) {
+        const struct ra_advice_record r[] = {
+                { .name = "sda", .gauge = 1, .suggested_kb = 2048, .raise_base_kib_s = 128000 },
+                { .name = "sdb", .gauge = 0, .suggested_kb = 512 },
+        };
+        struct ra_facts f = disk("sda", 2048);
+
+        CHECK_U64(128000, ra_advice_records_raised_from(r, 2, &f));
+        f.current_kb = 512; /* the raise was not followed, or undone */
+        CHECK_U64(0, ra_advice_records_raised_from(r, 2, &f));
+        f = disk("sdb", 512);
+        CHECK_U64(0, ra_advice_records_raised_from(r, 2, &f));
+        f = disk("sdc", 2048);
+        CHECK_U64(0, ra_advice_records_raised_from(r, 2, &f));
+}
+
 /* Saved, then read back as the next run and status read it; the devices
  * a run did not watch keep their line. */
 static void test_save_load(void) {
@@ -89,27 +116,51 @@ static void test_save_load(void) {
                 { .name = "sda", .kind = "block", .class = "hdd", .gauge = -1, .suggested_kb = 640,
                   .made = 10, .held_kb = 640 },
                 { .name = "0:53", .kind = "mount", .class = "nfs", .gauge = 1, .suggested_kb = 4096, .made = 11 },
+                { .name = "sdb", .kind = "block", .class = "ssd", .gauge = 1, .suggested_kb = 2048, .made = 12,
+                  .raise_base_kib_s = 128000 },
         };
-        const char *watched_first[] = { "sda", "0:53" };
-        CHECK_INT(0, ra_advice_records_save(&c, first, 2, watched_first, 2));
+        const char *watched_first[] = { "sda", "0:53", "sdb" };
+        CHECK_INT(0, ra_advice_records_save(&c, first, 3, watched_first, 3));
         snprintf(path, sizeof(path), "%s/run/readahead-agent/advice", root);
         size_t len;
         char *text = test_read_file(path, &len);
-        CHECK_STR("sda\tblock\thdd\t-1\t640\t10\t640\n0:53\tmount\tnfs\t1\t4096\t11\t0\n", text);
+        CHECK_STR("sda\tblock\thdd\t-1\t640\t10\t640\t0\n0:53\tmount\tnfs\t1\t4096\t11\t0\t0\n"
+                  "sdb\tblock\tssd\t1\t2048\t12\t0\t128000\n",
+                  text);
         free(text);
+        CHECK_INT(0, ra_advice_records_load(root, &got, &n));
+        REQUIRE(n == 3);
+        CHECK_U64(128000, got[2].raise_base_kib_s);
+        free(got);
 
         /* a run that watched sda only and found no signal there */
         const char *watched_second[] = { "sda" };
         CHECK_INT(0, ra_advice_records_save(&c, NULL, 0, watched_second, 1));
         CHECK_INT(0, ra_advice_records_load(root, &got, &n));
-        REQUIRE(n == 1);
+        REQUIRE(n == 2);
         CHECK_STR("0:53", got[0].name);
         CHECK_U64(4096, got[0].suggested_kb);
         free(got);
 
+        /* lines of the earlier formats (six and seven fields) read their
+         * missing fields as 0; a ninth field is not ours */
+        const char older[] = "sda\tblock\thdd\t1\t512\t10\n"
+                             "sdb\tblock\thdd\t-1\t640\t10\t640\n"
+                             "sdc\tblock\tssd\t1\t2048\t12\t0\t128000\t7\n";
+        test_write_bytes(path, older, sizeof(older) - 1);
+        CHECK_INT(0, ra_advice_records_load(root, &got, &n));
+        REQUIRE(n == 2);
+        CHECK_STR("sda", got[0].name);
+        CHECK_U64(0, got[0].held_kb);
+        CHECK_U64(0, got[0].raise_base_kib_s);
+        CHECK_STR("sdb", got[1].name);
+        CHECK_U64(640, got[1].held_kb);
+        CHECK_U64(0, got[1].raise_base_kib_s);
+        free(got);
+
         /* a refused root writes nothing */
         c.root_refused = true;
-        CHECK_INT(-ENAMETOOLONG, ra_advice_records_save(&c, first, 2, watched_first, 2));
+        CHECK_INT(-ENAMETOOLONG, ra_advice_records_save(&c, first, 3, watched_first, 3));
         test_rm_rf(root);
 }
 
@@ -152,6 +203,7 @@ int main(void) {
         TEST_MAIN_BEGIN;
         RUN(test_record_of);
         RUN(test_records_held);
+        RUN(test_records_raised_from);
         RUN(test_save_load);
         RUN(test_prometheus);
         TEST_MAIN_END;
