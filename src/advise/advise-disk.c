@@ -274,8 +274,12 @@ static bool readahead_not_the_limit(const struct ra_disk_observed *o, const stru
 
 /* Sequential reads limited by readahead: raise, unless the disk or the
  * last advice says a raise gains nothing. */
-static void raise_for_sequential(const struct ra_advise_limits *l, struct ra_advice *a, const char *stall) {
+static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                 struct ra_advice *a, const char *stall) {
         char text[200], s1[24], s2[24];
+        /* The rate while the device read: a scan that ends sooner at the
+         * larger window reads as many bytes a window, but faster. */
+        const double reading_bytes_per_s = share_of((double) o->disk.read_sectors * 512, o->read_seconds);
 
         snprintf(text, sizeof(text),
                  "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
@@ -301,11 +305,11 @@ static void raise_for_sequential(const struct ra_advise_limits *l, struct ra_adv
                 return;
         }
         if (l->raised_from_kib_s &&
-            a->read_bytes_per_s < RA_ADVISE_RAISE_GAIN_MIN * (double) l->raised_from_kib_s * 1024) {
+            reading_bytes_per_s < RA_ADVISE_RAISE_GAIN_MIN * (double) l->raised_from_kib_s * 1024) {
                 snprintf(a->reason, sizeof(a->reason),
-                         "%s; but the last raise to %s gained nothing: %.1f MiB/s against %.1f MiB/s before it, "
-                         "so the device, not readahead, is the limit",
-                         text, ra_format_size_kb(l->read_ahead_kb, s2), a->read_bytes_per_s / (1 << 20),
+                         "%s; but the last raise to %s gained nothing: %.1f MiB/s while reading against %.1f "
+                         "before it, so the device, not readahead, is the limit",
+                         text, ra_format_size_kb(l->read_ahead_kb, s2), reading_bytes_per_s / (1 << 20),
                          (double) l->raised_from_kib_s / 1024);
                 return;
         }
@@ -315,7 +319,7 @@ static void raise_for_sequential(const struct ra_advise_limits *l, struct ra_adv
         suggest(a, l, RA_ADVICE_RAISE, want_kb, text);
         if (a->kind == RA_ADVICE_RAISE) {
                 /* what the next advice, at the value raised to, weighs its rate against */
-                uint64_t kib_s = (uint64_t) (a->read_bytes_per_s / 1024);
+                uint64_t kib_s = (uint64_t) (reading_bytes_per_s / 1024);
                 a->raise_base_kib_s = kib_s ? kib_s : 1;
         }
 }
@@ -332,7 +336,7 @@ static void advise_sequential(const struct ra_disk_observed *o, const struct ra_
         else
                 snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a->io_stall * 100);
         if (!readahead_not_the_limit(o, l, a, stall))
-                raise_for_sequential(l, a, stall);
+                raise_for_sequential(o, l, a, stall);
 }
 
 void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {

@@ -68,7 +68,8 @@
 #define RA_ADVISE_RAISE_REFAULT_MAX 0.10
 #define RA_ADVISE_RAISE_FAULT_MAX 0.1
 /* A raise followed (the device at the value the last advice raised it to)
- * must have bought at least this much more read rate for another: readers
+ * must have bought at least this much more read rate, while the device
+ * read, for another: readers
  * stalled as much at the larger window are held by the device's bandwidth,
  * not by readahead, and every larger window only costs memory (bench/apps,
  * 4 streams on the gp3 model's 125 MiB/s: advise raised 512K -> 2M -> 8M ->

@@ -70,7 +70,8 @@ struct ra_advice {
          * in flight (throughput x RTT); 0 for disks. */
         double rtt_ms, in_flight_kb;
         /* For the record (a disk's raise and the keeps after it): the read
-         * rate, KiB/s, before the raise to the value suggested; 0: none. */
+         * rate while the device read, KiB/s, before the raise to the value
+         * suggested; 0: none. */
         uint64_t raise_base_kib_s;
 };
 

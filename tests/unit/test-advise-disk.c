@@ -58,8 +58,8 @@ static void test_raise_without_gain_keeps(void) {
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
         CHECK_U64(512, a.suggested_kb);
-        CHECK_SUFFIX(a.reason, "; but the last raise to 512K gained nothing: 15.0 MiB/s against 14.6 MiB/s before "
-                               "it, so the device, not readahead, is the limit");
+        CHECK_SUFFIX(a.reason, "; but the last raise to 512K gained nothing: 15.0 MiB/s while reading against "
+                               "14.6 before it, so the device, not readahead, is the limit");
         CHECK_U64(15000, a.raise_base_kib_s); /* the keep goes on weighing against it */
         /* from 10 MiB/s the raise bought 50%: raise again */
         l.raised_from_kib_s = 10240;
@@ -71,6 +71,20 @@ static void test_raise_without_gain_keeps(void) {
         l.raised_from_kib_s = 0;
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("raise", ra_advice_to_string(a.kind));
+        /* a scan that ends sooner at 512K: as many bytes in the window as
+         * before the raise, read in 2 of its 5 seconds: 37.5 MiB/s while
+         * reading, a gain */
+        struct ra_disk_counters fast = d, idle = {};
+        fast.read_sectors = d.read_sectors * 5 / 2;
+        fast.read_ios = d.read_ios * 5 / 2;
+        o = (struct ra_disk_observed){};
+        for (unsigned i = 0; i < 5; i++)
+                ra_disk_observe_interval(&o, i < 2 ? &fast : &idle, i < 2 ? fast.read_sectors : 0, &seq_host,
+                                         true, 1.0, 4);
+        l.raised_from_kib_s = 15360;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(38400, a.raise_base_kib_s);
 }
 
 static void test_raise_held_by_maximum(void) {
