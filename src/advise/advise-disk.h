@@ -69,11 +69,10 @@
 #define RA_ADVISE_RAISE_FAULT_MAX 0.1
 /* A raise followed (the device at the value the last advice raised it to)
  * must have bought at least this much more read rate, while the device
- * read, for another: readers
- * stalled as much at the larger window are held by the device's bandwidth,
- * not by readahead, and every larger window only costs memory (bench/apps,
- * 4 streams on the gp3 model's 125 MiB/s: advise raised 512K -> 2M -> 8M ->
- * 32M at 125 MiB/s each, and 32M read 100). */
+ * read, for another: readers stalled as much at the larger window are held
+ * by the device's bandwidth, not by readahead, and every larger window only
+ * costs memory (bench/apps, 4 streams on the gp3 model's 125 MiB/s: advise
+ * raised 512K -> 2M -> 8M -> 32M at 125 MiB/s each, and 32M read 100). */
 #define RA_ADVISE_RAISE_GAIN_MIN 1.1
 /* PSI memory is the host's: with events attributed per cgroup, a device
  * whose own readers refault less than the noise (3%) is not held back by

@@ -34,9 +34,9 @@ struct ra_advice_record {
          * that follow it at that value. */
         uint64_t held_kb;
         /* The device's read rate while it read, KiB/s, before the raise to
-         * suggested_kb:
-         * set by a raise, kept by the keeps that follow it at that value,
-         * 0 for none. The next advice weighs its rate against it. */
+         * suggested_kb: set by a raise, kept by the keeps that follow it at
+         * that value, 0 for none. The next advice weighs its rate against
+         * it. */
         uint64_t raise_base_kib_s;
 };
 
