@@ -183,6 +183,19 @@ trap 'if unmount_all "$?"; then finish; else finish; fi' EXIT
 lab_log "kernel $(uname -r), $(systemctl --version | head -n 1), multi-user.target after $(($(systemctl show -P ActiveEnterTimestampMonotonic multi-user.target) / 1000)) ms"
 ! dpkg-query -W -f='${Status}' readahead-agent 2>/dev/null | grep -q 'install ok' ||
         lab_fail "readahead-agent is installed: only the pod may set values here"
+# ra-lab.service runs the lab at every boot, and this lab never reboots:
+# a second run means the guest rebooted under the first (once in CI's
+# labs, between the reset pod's check and its kube down; the second run
+# then found that pod's container). Said as what it is, with the boot
+# before's last words (Debian's journal is persistent).
+started=/var/lib/ra-lab-k8s.started
+if [ -e "$started" ]; then
+        echo "--- journal of the boot before (last 60 lines)"
+        journalctl -b -1 --no-pager -n 60 || true
+        lab_fail "the guest booted again during the lab: the boot before ended without a verdict (a crash or a reset)"
+fi
+touch "$started"
+sync
 t_all=$EPOCHREALTIME
 setup_exports
 load_image
