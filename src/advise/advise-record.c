@@ -54,23 +54,16 @@ static bool parse_line(char *line, struct ra_advice_record *ret) {
         if (*end || g < -1 || g > 1)
                 return false;
         r.gauge = (int) g;
-        errno = 0;
-        r.suggested_kb = strtoull(field[4], &end, 10);
-        if (*end || errno || field[4][0] < '0' || field[4][0] > '9' || r.suggested_kb > UINT64_MAX / 1024)
+        if (ra_parse_u64(field[4], &r.suggested_kb) < 0 || r.suggested_kb > UINT64_MAX / 1024)
                 return false;
+        errno = 0;
         r.made = strtoll(field[5], &end, 10);
         if (*end || errno || field[5][0] < '0' || field[5][0] > '9')
                 return false;
-        if (n >= 7) {
-                r.held_kb = strtoull(field[6], &end, 10);
-                if (*end || errno || field[6][0] < '0' || field[6][0] > '9')
-                        return false;
-        }
-        if (n == 8) {
-                r.raise_base_kib_s = strtoull(field[7], &end, 10);
-                if (*end || errno || field[7][0] < '0' || field[7][0] > '9')
-                        return false;
-        }
+        if (n >= 7 && ra_parse_u64(field[6], &r.held_kb) < 0)
+                return false;
+        if (n == 8 && ra_parse_u64(field[7], &r.raise_base_kib_s) < 0)
+                return false;
         *ret = r;
         return true;
 }
@@ -208,16 +201,21 @@ bool ra_advice_record_of(const struct ra_facts *f, const struct ra_advice *a, bo
         return true;
 }
 
-bool ra_advice_records_held(const struct ra_advice_record *r, size_t n, const struct ra_facts *f) {
+/* f's record, or NULL: one per device (records_put). */
+static const struct ra_advice_record *record_of_device(const struct ra_advice_record *r, size_t n,
+                                                       const struct ra_facts *f) {
         for (size_t i = 0; i < n; i++)
                 if (strcmp(r[i].name, f->name) == 0)
-                        return r[i].held_kb && r[i].held_kb == f->current_kb;
-        return false;
+                        return &r[i];
+        return NULL;
+}
+
+bool ra_advice_records_held(const struct ra_advice_record *r, size_t n, const struct ra_facts *f) {
+        const struct ra_advice_record *d = record_of_device(r, n, f);
+        return d && d->held_kb && d->held_kb == f->current_kb;
 }
 
 uint64_t ra_advice_records_raised_from(const struct ra_advice_record *r, size_t n, const struct ra_facts *f) {
-        for (size_t i = 0; i < n; i++)
-                if (strcmp(r[i].name, f->name) == 0)
-                        return r[i].suggested_kb == f->current_kb ? r[i].raise_base_kib_s : 0;
-        return 0;
+        const struct ra_advice_record *d = record_of_device(r, n, f);
+        return d && d->suggested_kb == f->current_kb ? d->raise_base_kib_s : 0;
 }
