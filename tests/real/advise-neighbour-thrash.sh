@@ -21,7 +21,7 @@ for attempt in 1 2 3; do
         pid_a=$RA_WORKLOAD_PID
         ra_workload_in group_b "$dev_b" "$RA_TMP/b" seq 32 12 8
         pid_b=$RA_WORKLOAD_PID
-        sleep 1
+        ra_wait_memory_full group_b 8
         ra_advise_devices "$out" 5 "$dev_a" "$dev_b"
         ra_workload_join "$pid_a" "$dev_a" "$RA_TMP/a"
         ra_workload_join "$pid_b" "$dev_b" "$RA_TMP/b"

@@ -24,7 +24,7 @@ amplification() {
 # at most three times.
 for attempt in 1 2 3; do
         ra_workload_bg "$dev" "$RA_TMP/before" seq 32 12 8
-        sleep 1
+        ra_wait_memory_full RA_EMU_PROCS 8
         ra_advise "$dev" 5 "$out"
         ra_workload_wait "$dev" "$RA_TMP/before"
         [ "$(ra_field "$RA_TMP/before" rc)" = 137 ] || break
