@@ -215,7 +215,8 @@ static bool lower_for_thrashing(const struct ra_advise_limits *l, struct ra_advi
                 (a->mem_stall >= RA_ADVISE_MEM_STALL_MIN) || a->reclaim_share >= RA_ADVISE_RECLAIM_SHARE_MIN;
         char text[200], stall[48] = "";
 
-        if (!(a->refault_share >= RA_ADVISE_REFAULT_SHARE_MIN && pressure))
+        if (!(a->refault_share >= RA_ADVISE_REFAULT_SHARE_MIN && pressure &&
+              a->request_kb >= RA_ADVISE_THRASH_REQUEST_KB_MIN))
                 return false;
         if (a->mem_stall >= 0)
                 snprintf(stall, sizeof(stall), ", memory stalls %.1f%% of the time", a->mem_stall * 100);

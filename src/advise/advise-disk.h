@@ -56,6 +56,14 @@
  * half of what was read. */
 #define RA_ADVISE_MEM_STALL_MIN 0.005
 #define RA_ADVISE_RECLAIM_SHARE_MIN 0.5
+/* ...of readahead's reads: requests of at least the kernel's first window
+ * for a 4K read (4 pages). Smaller ones are the readers' own random reads,
+ * which readahead does not enlarge; their re-reads say memory is short,
+ * not that readahead wasted it (bench/apps, fio randread 4K on the ssd
+ * model: requests 5-6K and refaults 20-31% at 512K, 128K and 32K, and
+ * lowering to 8K read 91% of the best; the thrashing labs' streams: 412-639K
+ * at 2560K). */
+#define RA_ADVISE_THRASH_REQUEST_KB_MIN 16
 /* Sequential reads limited by readahead: requests at least 3/4 of
  * read_ahead_kb (or of max_sectors_kb, which splits larger ones), and the
  * device busy half the time or its readers stalled on I/O a quarter of it

@@ -331,8 +331,8 @@ import json, sys
 j = json.load(open(sys.argv[1]))
 for d in j["devices"]:
     a = d["attribution"]
-    print("# %s: %s: %s %sK: %s | refaults %.1f%%, faults/s %.2f, reclaim %.0f%% | by %s: cgroup refaults %.0f KiB, host share %.0f KiB; cgroup faults %.1f, host share %.1f" % (
-        sys.argv[2], d["device"], d["advice"], d["suggested_kb"], d["reason"], d["refault_share"] * 100,
+    print("# %s: %s: %s %sK: %s | requests %.0fK, refaults %.1f%%, faults/s %.2f, reclaim %.0f%% | by %s: cgroup refaults %.0f KiB, host share %.0f KiB; cgroup faults %.1f, host share %.1f" % (
+        sys.argv[2], d["device"], d["advice"], d["suggested_kb"], d["reason"], d["request_kb"], d["refault_share"] * 100,
         d["major_faults_per_s"], d["reclaim_share"] * 100, a["by"], a["cgroup_refault_bytes"] / 1024,
         a["host_share_refault_bytes"] / 1024, a["cgroup_major_faults"], a["host_share_major_faults"]))
 ' "$out" "$RA_TEST_NAME" >&2

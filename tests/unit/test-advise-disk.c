@@ -241,6 +241,28 @@ static void test_random_reads_keep(void) {
                   a.reason);
 }
 
+/* bench/apps' fio randread on the ssd model: buffered 4K reads of a file
+ * four times the cgroup's memory, re-read after reclaim (refaults 31%) with
+ * memory stalls: the readers' own reads, not readahead's, so no lower. */
+static void test_random_rereads_not_thrashing(void) {
+        struct ra_disk_observed o;
+        struct ra_disk_counters d = { .read_ios = 1000, .read_sectors = 12000, .io_ticks_ms = 680 };
+        struct ra_host_counters h = { .refault_file_pages = 465, .steal_file_pages = 645, .mem_some_us = 20000,
+                                      .io_some_us = 670000 };
+        observe(&o, 5, &d, &h);
+        struct ra_advice a = advise_at(512, &o);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_STR("requests average 6K against read_ahead_kb 512K: readahead does not drive these reads (random or "
+                  "small reads)",
+                  a.reason);
+        /* the same re-reads in readahead's 16K requests: thrashing */
+        d.read_ios = 375;
+        observe(&o, 5, &d, &h);
+        a = advise_at(512, &o);
+        CHECK_STR("lower", ra_advice_to_string(a.kind));
+        CHECK_U64(128, a.suggested_kb);
+}
+
 /* (f) with faults of other programs in the same seconds (5 a second, their
  * pages on another disk that read little): no read-around blamed here. */
 static void test_random_reads_with_foreign_faults(void) {
@@ -462,6 +484,7 @@ int main(void) {
         RUN(test_faults_lower);
         RUN(test_sequential_faults_are_not_read_around);
         RUN(test_thrashing_lower);
+        RUN(test_random_rereads_not_thrashing);
         RUN(test_random_reads_keep);
         RUN(test_random_reads_with_foreign_faults);
         RUN(test_random_reads_with_few_foreign_faults);
