@@ -154,7 +154,6 @@ ra_workload_join() {
         for p in "${keep[@]}"; do [ "$p" = "$1" ] || RA_BG_PIDS+=("$p"); done
 }
 
-
 # ra_wait_memory_full PROCS SECONDS: waits (at most SECONDS) until the
 # memory cgroup among the group PROCS holds 90% of its limit. Until then a
 # thrashing reader's reads are all first reads: nothing was reclaimed yet
@@ -174,6 +173,7 @@ ra_wait_memory_full() {
                 else
                         continue
                 fi
+                [[ $limit =~ ^[0-9]+$ ]] || ra_fail "ra_wait_memory_full: $dir has no memory limit ($limit)"
                 for ((i = 0; i < seconds * 10; i++)); do
                         [ "$(cat "$usage")" -lt $((limit / 10 * 9)) ] || break
                         sleep 0.1
@@ -183,6 +183,7 @@ ra_wait_memory_full() {
         done
         ra_fail "ra_wait_memory_full: no memory cgroup among ${group[*]}"
 }
+
 # ra_neighbour_faults OUT [ra_emu_cgroup options...]: the neighbour cases'
 # devices and readers: A ($dev_a, 128K) read by one sequential stream, B
 # ($dev_b, 4M) by random page faults through a read-only mapping, each in
