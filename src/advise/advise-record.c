@@ -56,10 +56,10 @@ static bool parse_line(char *line, struct ra_advice_record *ret) {
         r.gauge = (int) g;
         if (ra_parse_u64(field[4], &r.suggested_kb) < 0 || r.suggested_kb > UINT64_MAX / 1024)
                 return false;
-        errno = 0;
-        r.made = strtoll(field[5], &end, 10);
-        if (*end || errno || field[5][0] < '0' || field[5][0] > '9')
+        uint64_t made;
+        if (ra_parse_u64(field[5], &made) < 0 || made > INT64_MAX)
                 return false;
+        r.made = (int64_t) made;
         if (n >= 7 && ra_parse_u64(field[6], &r.held_kb) < 0)
                 return false;
         if (n == 8 && ra_parse_u64(field[7], &r.raise_base_kib_s) < 0)

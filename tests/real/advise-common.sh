@@ -159,8 +159,8 @@ ra_workload_join() {
 # thrashing reader's reads are all first reads: nothing was reclaimed yet
 # that could be read again. advise-neighbour-thrash in the trixie guest
 # (the HDD model at 40%): B's 48 MiB filled 1.2-1.4 s after the start;
-# advise from the first second saw refaults of 5.4-17% (7 of 13 runs under
-# lowering's 10%), from the full cgroup 15.6-23% (6 runs).
+# advise from the first second saw refaults of 6.2-17.1% (6 of 13 runs
+# under lowering's 10%), from the full cgroup 15.6-23.3% (6 runs).
 ra_wait_memory_full() {
         local -n group=$1
         local seconds=$2 procs dir usage limit i

@@ -158,6 +158,19 @@ static void test_save_load(void) {
         CHECK_U64(0, got[1].raise_base_kib_s);
         free(got);
 
+        /* a time that is negative, past int64_t or not a number: the line is
+         * refused, the others load */
+        const char bad_made[] = "sda\tblock\thdd\t1\t512\t-10\n"
+                                "sdb\tblock\thdd\t1\t512\t9223372036854775808\n"
+                                "sdc\tblock\thdd\t1\t512\t10s\n"
+                                "sdd\tblock\thdd\t1\t512\t9223372036854775807\n";
+        test_write_bytes(path, bad_made, sizeof(bad_made) - 1);
+        CHECK_INT(0, ra_advice_records_load(root, &got, &n));
+        REQUIRE(n == 1);
+        CHECK_STR("sdd", got[0].name);
+        CHECK_INT(INT64_MAX, got[0].made);
+        free(got);
+
         /* a refused root writes nothing */
         c.root_refused = true;
         CHECK_INT(-ENAMETOOLONG, ra_advice_records_save(&c, first, 3, watched_first, 3));
