@@ -65,7 +65,7 @@
  * at 2560K). */
 #define RA_ADVISE_THRASH_REQUEST_KB_MIN 16
 /* Sequential reads limited by readahead: requests at least 3/4 of
- * read_ahead_kb (or of max_sectors_kb, which splits larger ones), and the
+ * read_ahead_kb (or of the average piece max_sectors_kb splits it into), and the
  * device busy half the time or its readers stalled on I/O a quarter of it
  * (a throttled device hides its busy time from the device's counters). */
 #define RA_ADVISE_REQUEST_SHARE_MIN 0.75

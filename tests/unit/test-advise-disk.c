@@ -461,6 +461,34 @@ static void test_rotating_raise_stops_at_max_sectors(void) {
                                "nothing from more of them in flight");
 }
 
+/* A window larger than max_sectors_kb reads in pieces of it: db_bench
+ * readseq through mmap on the ssd model at 2M (max_sectors_kb 1280) read
+ * requests of 873K on average, at the readahead size, not small reads. */
+static void test_window_split_at_max_sectors_is_at_size(void) {
+        struct ra_advise_limits l = hdd;
+        struct ra_disk_observed o;
+        struct ra_advice a;
+        struct ra_disk_counters d = seq128;
+        d.read_ios = d.read_ios * 135 / 873; /* requests of 873K, 15 MiB/s */
+        observe(&o, 5, &d, &seq_host);
+        l.read_ahead_kb = 2048;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(8192, a.suggested_kb);
+        /* after a raise to 2M that bought nothing: keep, and say so */
+        l.raised_from_kib_s = 15360;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but the last raise to 2M gained nothing: 15.0 MiB/s while reading against 15.0 "
+                               "before it, so the device, not readahead, is the limit");
+        /* pieces of 1M are the size: half of that is not */
+        d.read_ios *= 2;
+        observe(&o, 5, &d, &seq_host);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_CONTAINS(a.reason, "readahead does not drive these reads");
+}
+
 /* Lowered here by the last advice: a sequential raise is held. */
 static void test_no_raise_back_after_lower(void) {
         struct ra_advise_limits l = hdd;
@@ -498,5 +526,6 @@ int main(void) {
         RUN(test_busy_at_most_all_the_time);
         RUN(test_rotating_raise_stops_at_max_sectors);
         RUN(test_no_raise_back_after_lower);
+        RUN(test_window_split_at_max_sectors_is_at_size);
         TEST_MAIN_END;
 }
