@@ -170,7 +170,8 @@ static bool no_signal(const struct ra_disk_observed *o, const struct ra_advise_l
 }
 
 /* Read-around for random faults: each fault reads read_ahead_kb around it
- * and uses a page. Returns true when this is the advice. */
+ * and uses a page. Returns true when this is the advice, or when faults
+ * that read around them use what they read (a keep). */
 static bool lower_for_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                   struct ra_advice *a) {
         const double ra_bytes = (double) l->read_ahead_kb * 1024;
@@ -193,6 +194,17 @@ static bool lower_for_read_around(const struct ra_disk_observed *o, const struct
               a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
               a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024 && faults_issue_requests))
                 return false;
+        if (a->read_per_fault_kb < RA_ADVISE_FAULT_READ_WHOLE * ra_bytes / 1024 &&
+            a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "page faults read about %s each, %.0f%% of read_ahead_kb %s, with refaults %.1f%%: the "
+                         "rest of each window was read by the faults beside it (a scan through a mapping) "
+                         "and is used, not thrown away",
+                         ra_format_size_kb((uint64_t) (a->read_per_fault_kb + 0.5), s1),
+                         a->read_per_fault_kb * 1024 / ra_bytes * 100, ra_format_size_kb(l->read_ahead_kb, s2),
+                         a->refault_share * 100);
+                return true;
+        }
         snprintf(text, sizeof(text),
                  "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
                  "(read_ahead_kb %s)",
