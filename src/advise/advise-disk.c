@@ -169,13 +169,18 @@ static bool no_signal(const struct ra_disk_observed *o, const struct ra_advise_l
         return false;
 }
 
-/* Read-around for random faults: each fault reads read_ahead_kb around it
- * and uses a page. Returns true when this is the advice, or when faults
- * that read around them use what they read (a keep). */
-static bool lower_for_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                                  struct ra_advice *a) {
-        const double ra_bytes = (double) l->read_ahead_kb * 1024;
-        char text[200], s1[24], s2[24];
+/* Faults that read part of their window and nothing read again: the rest
+ * of each window was read by the fault beside it, a scan through a mapping
+ * (backward or strided) that uses every page it reads. */
+static bool scan_through_mapping(const struct ra_advise_limits *l, const struct ra_advice *a) {
+        return a->read_per_fault_kb < RA_ADVISE_FAULT_READ_WHOLE * (double) l->read_ahead_kb &&
+               a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
+}
+
+/* Major faults drive the reads: each reads about read_ahead_kb around it. */
+static bool faults_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                               const struct ra_advice *a) {
+        const double ra_kb = (double) l->read_ahead_kb;
 
         /* The requests a fault's read needs, at least one; max_sectors_kb
          * unknown: the bytes alone decide. What each fault read, not
@@ -190,21 +195,18 @@ static bool lower_for_read_around(const struct ra_disk_observed *o, const struct
                 faults_issue_requests = o->majfaults * (per_fault > 1 ? per_fault : 1) >=
                                         RA_ADVISE_FAULT_REQUEST_SHARE_MIN * (double) o->disk.read_ios;
         }
-        if (!(a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN &&
-              a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_bytes / 1024 &&
-              a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_bytes / 1024 && faults_issue_requests))
+        return a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_kb &&
+               a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_kb && faults_issue_requests;
+}
+
+/* Read-around for random faults: each fault reads read_ahead_kb around it
+ * and uses a page. Returns true when this is the advice. */
+static bool lower_for_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                  struct ra_advice *a) {
+        char text[200], s1[24], s2[24];
+
+        if (!faults_read_around(o, l, a) || scan_through_mapping(l, a))
                 return false;
-        if (a->read_per_fault_kb < RA_ADVISE_FAULT_READ_WHOLE * ra_bytes / 1024 &&
-            a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE) {
-                snprintf(a->reason, sizeof(a->reason),
-                         "page faults read about %s each, %.0f%% of read_ahead_kb %s, with refaults %.1f%%: the "
-                         "rest of each window was read by the faults beside it (a scan through a mapping) "
-                         "and is used, not thrown away",
-                         ra_format_size_kb((uint64_t) (a->read_per_fault_kb + 0.5), s1),
-                         a->read_per_fault_kb * 1024 / ra_bytes * 100, ra_format_size_kb(l->read_ahead_kb, s2),
-                         a->refault_share * 100);
-                return true;
-        }
         snprintf(text, sizeof(text),
                  "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
                  "(read_ahead_kb %s)",
@@ -291,19 +293,15 @@ static bool readahead_not_the_limit(const struct ra_disk_observed *o, const stru
         return false;
 }
 
-/* Sequential reads limited by readahead: raise, unless the disk or the
+/* Reads limited by readahead, as text says: raise, unless the disk or the
  * last advice says a raise gains nothing. */
-static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                                 struct ra_advice *a, const char *stall) {
-        char text[200], s1[24], s2[24];
+static void raise_unless_futile(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                struct ra_advice *a, const char *text) {
+        char s2[24];
         /* The rate while the device read: a scan that ends sooner at the
          * larger window reads as many bytes a window, but faster. */
         const double reading_bytes_per_s = share_of((double) o->disk.read_sectors * 512, o->read_seconds);
 
-        snprintf(text, sizeof(text),
-                 "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
-                 "busy %.0f%%, %s, no refaults or memory pressure",
-                 a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
         /* A rotating disk reads one request at a time: past max_sectors_kb
          * a larger window only queues more requests of the same size
          * (bench/benefit, HDD model, one stream: 103.6 MiB/s at 1M, 98.8 at
@@ -343,8 +341,40 @@ static void raise_for_sequential(const struct ra_disk_observed *o, const struct 
         }
 }
 
-/* Reads near the readahead size: raise, or say why readahead is not the
- * limit. */
+/* Sequential reads limited by readahead: raise, unless futile. */
+static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                 struct ra_advice *a, const char *stall) {
+        char text[200], s1[24];
+
+        snprintf(text, sizeof(text),
+                 "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
+                 "busy %.0f%%, %s, no refaults or memory pressure",
+                 a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
+        raise_unless_futile(o, l, a, text);
+}
+
+/* A scan through a mapping waits for each fault's read: a larger window
+ * makes fewer waits for the same pages. Raise while its readers stall on
+ * I/O or the device is busy, as for sequential reads, unless futile. */
+static void advise_mapped_scan(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                               struct ra_advice *a, const char *stall) {
+        char text[200], s1[24], s2[24];
+
+        snprintf(text, sizeof(text),
+                 "a scan through a mapping: faults read about %s each (%.0f%% of read_ahead_kb %s), "
+                 "refaults %.1f%%, device busy %.0f%%, %s",
+                 ra_format_size_kb((uint64_t) (a->read_per_fault_kb + 0.5), s1),
+                 a->read_per_fault_kb / (double) l->read_ahead_kb * 100, ra_format_size_kb(l->read_ahead_kb, s2),
+                 a->refault_share * 100, a->busy * 100, stall);
+        if (a->busy < RA_ADVISE_BUSY_MIN && !(a->io_stall >= RA_ADVISE_IO_STALL_MIN)) {
+                snprintf(a->reason, sizeof(a->reason), "%s: readahead is not the limit", text);
+                return;
+        }
+        raise_unless_futile(o, l, a, text);
+}
+
+/* Reads near the readahead size, or a scan through a mapping: raise, or
+ * say why readahead is not the limit. */
 static void advise_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                               struct ra_advice *a) {
         char stall[48];
@@ -354,7 +384,9 @@ static void advise_sequential(const struct ra_disk_observed *o, const struct ra_
                 snprintf(stall, sizeof(stall), "readers' I/O stalls unknown (no PSI)");
         else
                 snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a->io_stall * 100);
-        if (!readahead_not_the_limit(o, l, a, stall))
+        if (faults_read_around(o, l, a) && scan_through_mapping(l, a))
+                advise_mapped_scan(o, l, a, stall);
+        else if (!readahead_not_the_limit(o, l, a, stall))
                 raise_for_sequential(o, l, a, stall);
 }
 

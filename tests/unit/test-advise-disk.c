@@ -299,21 +299,43 @@ static void test_random_reads_with_few_foreign_faults(void) {
 
 /* db_bench readreverse through mmap on bench/apps' ssd model at 512K: each
  * fault reads the half of its window below it, the upper half read by the
- * fault before; nothing is read again. Read-around used, not thrown away:
- * keep. The same faults re-reading what reclaim took are random faults over
- * a dataset partly cached: lower. */
-static void test_backward_scan_faults_keep(void) {
+ * fault before; nothing is read again. Read-around used, not thrown away,
+ * and each fault waits for its read: raise while the readers stall. The
+ * same faults re-reading what reclaim took are random faults over a
+ * dataset partly cached: lower. */
+static void test_backward_scan_faults(void) {
         struct ra_disk_observed o;
-        struct ra_disk_counters d = { .read_ios = 1930, .read_sectors = 1900 * 518, .io_ticks_ms = 900 };
-        struct ra_host_counters h = { .majfaults = 1900, .refault_file_pages = 740, .io_some_us = 700000 };
+        struct ra_disk_counters d = { .read_ios = 1930, .read_sectors = 1900 * 518, .io_ticks_ms = 390 };
+        struct ra_host_counters h = { .majfaults = 1900, .refault_file_pages = 740, .io_some_us = 440000 };
         observe(&o, 5, &d, &h);
         struct ra_advice a = advise_at(512, &o);
-        CHECK_STR("keep", ra_advice_to_string(a.kind));
-        CHECK_U64(512, a.suggested_kb);
-        CHECK_STR("page faults read about 259K each, 51% of read_ahead_kb 512K, with refaults 0.6%: the rest of "
-                  "each window was read by the faults beside it (a scan through a mapping) and is used, not "
-                  "thrown away",
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(2048, a.suggested_kb);
+        CHECK_STR("a scan through a mapping: faults read about 259K each (51% of read_ahead_kb 512K), refaults "
+                  "0.6%, device busy 39%, readers stalled on I/O 44%; raise 512K -> 2M",
                   a.reason);
+        /* at 2M, reading no faster than at 512K: the last raise gained nothing */
+        struct ra_advise_limits l = hdd;
+        l.read_ahead_kb = 2048;
+        l.raised_from_kib_s = 1900 * 259;
+        d.read_sectors = 475 * 2072;
+        d.read_ios = 475 * 3;
+        h.majfaults = 475;
+        observe(&o, 5, &d, &h);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "; but the last raise to 2M gained nothing: 480.6 MiB/s while reading against 480.6 "
+                               "before it, so the device, not readahead, is the limit");
+        /* readers that do not wait for it: readahead is not the limit */
+        d.read_sectors = 1900 * 518;
+        d.read_ios = 1930;
+        h.majfaults = 1900;
+        h.io_some_us = 100000;
+        observe(&o, 5, &d, &h);
+        a = advise_at(512, &o);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_SUFFIX(a.reason, "readers stalled on I/O 10%: readahead is not the limit");
+        h.io_some_us = 440000;
         /* a fifth of it read again: the windows were half cached by memory */
         h.refault_file_pages = 24600;
         observe(&o, 5, &d, &h);
@@ -549,7 +571,7 @@ int main(void) {
         RUN(test_random_reads_keep);
         RUN(test_random_reads_with_foreign_faults);
         RUN(test_random_reads_with_few_foreign_faults);
-        RUN(test_backward_scan_faults_keep);
+        RUN(test_backward_scan_faults);
         RUN(test_fault_reads_split_by_segments);
         RUN(test_direct_no_signal);
         RUN(test_no_reads);
