@@ -43,12 +43,13 @@
  * or strided, which uses every page it reads), or kept from a dataset read
  * at random, which then reads again what reclaim took. Only the second is
  * read-around thrown away: without refaults above the noise
- * (RA_ADVISE_OWN_REFAULT_NOISE) such faults are kept. db_bench readreverse
- * through mmap on bench/apps' ssd model read 259K a fault at 512K, 68K at
- * 128K and 20K at 32K with refaults of 0.5-1.1%, and lowering it to 8K read
- * 20% of the best (114K ops/s against 571K at 16M, 514K at 512K); random
- * faults read 0.76-0.92 of their window (db_bench readrandom through mmap,
- * mixgraph through mmap) or refaulted 63-96% at 0.70-0.76. */
+ * (RA_ADVISE_OWN_REFAULT_NOISE) such faults are a scan, and each waits for
+ * its read: raised as sequential reads are. db_bench readreverse through
+ * mmap on bench/apps' ssd model read 259K a fault at 512K, 68K at 128K and
+ * 20K at 32K with refaults of 0.5-1.1%: 514K ops/s at 512K, 526K at 2M,
+ * 571K at 16M, and lowered as random faults, 114K at 8K. Random faults
+ * read 0.76-0.92 of their window (db_bench readrandom and mixgraph through
+ * mmap) or refaulted 63-96% at 0.70-0.76. */
 #define RA_ADVISE_FAULT_READ_WHOLE 0.75
 /* On a rotating disk a fault's seek costs more than its read-around up to
  * a few hundred K, and faults near each other share it: random 4K faults

@@ -84,12 +84,12 @@ ra_expect_advice() {
         ra_expect_eq "suggested_kb" "$(ra_json "$1" 'j["devices"][0]["suggested_kb"]')" "$3"
 }
 
-# ra_expect_better WHAT BEFORE AFTER higher|lower: AFTER is better than
-# BEFORE by at least a quarter; prints both.
+# ra_expect_better WHAT BEFORE AFTER higher|lower [GAIN]: AFTER is better
+# than BEFORE by at least GAIN (1.25, a quarter, unless given); prints both.
 ra_expect_better() {
         printf '# %s: %s: before %s, after %s\n' "$RA_TEST_NAME" "$1" "$2" "$3" >&2
-        python3 -c 'import sys; b, a = float(sys.argv[1]), float(sys.argv[2]); sys.exit(0 if (a > b * 1.25 if sys.argv[3] == "higher" else a < b * 0.8) else 1)' \
-                "$2" "$3" "$4" || ra_fail "$1 did not improve: before $2, after $3"
+        python3 -c 'import sys; b, a, g = float(sys.argv[1]), float(sys.argv[2]), float(sys.argv[4]); sys.exit(0 if (a > b * g if sys.argv[3] == "higher" else a < b / g) else 1)' \
+                "$2" "$3" "$4" "${5:-1.25}" || ra_fail "$1 did not improve by ${5:-1.25}x: before $2, after $3"
 }
 
 # ra_hdd_group TAG VAR PROCS [ra_emu_cgroup options...]: an HDD model device
