@@ -10,13 +10,7 @@
 # ops/s (by hand on this setup: 30.5K ops/s at 512K, 37.7K at 1280K).
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
-ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
-command -v db_bench >/dev/null || ra_skip "db_bench (rocksdb-tools) is not installed"
-ra_hdd_group db dev group -m $((64 << 20))
-ra_app_fs "$dev" db
-db=$RA_TMP/mnt/db/rocksdb
-ra_db_fill "$db" 400000 >"$RA_TMP/fill.log" 2>&1 || { cat "$RA_TMP/fill.log" >&2; ra_fail "db_bench fill failed"; }
-ra_log "database: $(du -sh "$db" | cut -f1)"
+ra_db_lab 400000
 out=$RA_TMP/advise.json
 
 # scan KB OUT [advise]: the whole reverse scan, cold, at KB (31 s at 128K,

@@ -374,6 +374,19 @@ ra_exec_in() {
         return "$rc"
 }
 
+# ra_db_lab KEYS: the advise-app-* cases' database, KEYS keys (ra_db_fill),
+# on ext4 on the HDD model in 64 MiB of memory: the device in dev, the
+# group in group (ra_hdd_group), the database's directory in db.
+ra_db_lab() {
+        ra_emu_have_memory_limit || ra_skip "no memory cgroup (memory.limit_in_bytes or memory.max)"
+        command -v db_bench >/dev/null || ra_skip "db_bench (rocksdb-tools) is not installed"
+        ra_hdd_group db dev group -m $((64 << 20))
+        ra_app_fs "$dev" db
+        db=$RA_TMP/mnt/db/rocksdb
+        ra_db_fill "$db" "$1" >"$RA_TMP/fill.log" 2>&1 || { cat "$RA_TMP/fill.log" >&2; ra_fail "db_bench fill failed"; }
+        ra_log "database: $(du -sh "$db" | cut -f1)"
+}
+
 # ra_db_bench_bg PROCS DB OUT BENCH ARGS...: db_bench BENCH on the database DB
 # in the group, in the background (pid in RA_WORKLOAD_PID), output to OUT;
 # ra_db_bench_wait OUT BENCH waits for it and sets RA_DB_OPS to its ops/s.
