@@ -177,9 +177,10 @@ static bool scan_through_mapping(const struct ra_advise_limits *l, const struct 
                a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
 }
 
-/* Major faults drive the reads: each reads about read_ahead_kb around it. */
+/* Major faults drive the reads: each reads from read_min to
+ * RA_ADVISE_FAULT_READ_MAX times read_ahead_kb around it. */
 static bool faults_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                               const struct ra_advice *a) {
+                               const struct ra_advice *a, double read_min) {
         const double ra_kb = (double) l->read_ahead_kb;
 
         /* The requests a fault's read needs, at least one; max_sectors_kb
@@ -195,7 +196,7 @@ static bool faults_read_around(const struct ra_disk_observed *o, const struct ra
                 faults_issue_requests = o->majfaults * (per_fault > 1 ? per_fault : 1) >=
                                         RA_ADVISE_FAULT_REQUEST_SHARE_MIN * (double) o->disk.read_ios;
         }
-        return a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a->read_per_fault_kb >= RA_ADVISE_FAULT_READ_MIN * ra_kb &&
+        return a->fault_share >= RA_ADVISE_FAULT_SHARE_MIN && a->read_per_fault_kb >= read_min * ra_kb &&
                a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_kb && faults_issue_requests;
 }
 
@@ -205,7 +206,7 @@ static bool lower_for_read_around(const struct ra_disk_observed *o, const struct
                                   struct ra_advice *a) {
         char text[200], s1[24], s2[24];
 
-        if (!faults_read_around(o, l, a) || scan_through_mapping(l, a))
+        if (!faults_read_around(o, l, a, RA_ADVISE_FAULT_READ_MIN) || scan_through_mapping(l, a))
                 return false;
         snprintf(text, sizeof(text),
                  "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
@@ -384,7 +385,7 @@ static void advise_sequential(const struct ra_disk_observed *o, const struct ra_
                 snprintf(stall, sizeof(stall), "readers' I/O stalls unknown (no PSI)");
         else
                 snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a->io_stall * 100);
-        if (faults_read_around(o, l, a) && scan_through_mapping(l, a))
+        if (faults_read_around(o, l, a, RA_ADVISE_SCAN_READ_MIN) && scan_through_mapping(l, a))
                 advise_mapped_scan(o, l, a, stall);
         else if (!readahead_not_the_limit(o, l, a, stall))
                 raise_for_sequential(o, l, a, stall);

@@ -51,6 +51,9 @@
  * read 0.76-0.92 of their window (db_bench readrandom and mixgraph through
  * mmap) or refaulted 63-96% at 0.70-0.76. */
 #define RA_ADVISE_FAULT_READ_WHOLE 0.75
+/* ...and a scan's faults read half their window, a little less where a
+ * window meets what the fault before read (1015K a fault at 2M, 0.496). */
+#define RA_ADVISE_SCAN_READ_MIN 0.4
 /* On a rotating disk a fault's seek costs more than its read-around up to
  * a few hundred K, and faults near each other share it: random 4K faults
  * on the HDD model take as many faults a second from 16K to 512K
