@@ -294,26 +294,15 @@ static bool readahead_not_the_limit(const struct ra_disk_observed *o, const stru
         return false;
 }
 
-/* Reads limited by readahead, as text says: raise, unless the disk or the
+/* Reads limited by readahead, as text says: raise up to max_kb, unless the
  * last advice says a raise gains nothing. */
 static void raise_unless_futile(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                                struct ra_advice *a, const char *text) {
+                                struct ra_advice *a, const char *text, uint64_t max_kb) {
         char s2[24];
         /* The rate while the device read: a scan that ends sooner at the
          * larger window reads as many bytes a window, but faster. */
         const double reading_bytes_per_s = share_of((double) o->disk.read_sectors * 512, o->read_seconds);
 
-        /* A rotating disk reads one request at a time: past max_sectors_kb
-         * a larger window only queues more requests of the same size
-         * (bench/benefit, HDD model, one stream: 103.6 MiB/s at 1M, 98.8 at
-         * 2M, 94.8 at 16M with max_sectors_kb 1280). */
-        if (l->rotational && l->max_sectors_kb && l->read_ahead_kb >= l->max_sectors_kb) {
-                snprintf(a->reason, sizeof(a->reason),
-                         "%s; but requests are split at max_sectors_kb %s already and a rotating disk gains "
-                         "nothing from more of them in flight",
-                         text, ra_format_size_kb(l->max_sectors_kb, s2));
-                return;
-        }
         if (l->lowered_here) {
                 snprintf(a->reason, sizeof(a->reason),
                          "%s; but the last advice lowered read_ahead_kb to %s for thrashing or read-around: "
@@ -332,8 +321,8 @@ static void raise_unless_futile(const struct ra_disk_observed *o, const struct r
                 return;
         }
         uint64_t want_kb = l->read_ahead_kb * RA_ADVISE_STEP;
-        if (l->rotational && l->max_sectors_kb && want_kb > l->max_sectors_kb)
-                want_kb = l->max_sectors_kb;
+        if (want_kb > max_kb)
+                want_kb = max_kb;
         suggest(a, l, RA_ADVICE_RAISE, want_kb, text);
         if (a->kind == RA_ADVICE_RAISE) {
                 /* what the next advice, at the value raised to, weighs its rate against */
@@ -342,21 +331,37 @@ static void raise_unless_futile(const struct ra_disk_observed *o, const struct r
         }
 }
 
-/* Sequential reads limited by readahead: raise, unless futile. */
+/* Sequential reads limited by readahead: raise, up to max_sectors_kb on a
+ * rotating disk, unless futile. */
 static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                  struct ra_advice *a, const char *stall) {
-        char text[200], s1[24];
+        char text[200], s1[24], s2[24];
 
         snprintf(text, sizeof(text),
                  "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
                  "busy %.0f%%, %s, no refaults or memory pressure",
                  a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
-        raise_unless_futile(o, l, a, text);
+        /* A rotating disk reads one request at a time: past max_sectors_kb
+         * a larger window only queues more requests of the same size
+         * (bench/benefit, HDD model, one stream: 103.6 MiB/s at 1M, 98.8 at
+         * 2M, 94.8 at 16M with max_sectors_kb 1280). */
+        if (l->rotational && l->max_sectors_kb && l->read_ahead_kb >= l->max_sectors_kb) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "%s; but requests are split at max_sectors_kb %s already and a rotating disk gains "
+                         "nothing from more of them in flight",
+                         text, ra_format_size_kb(l->max_sectors_kb, s2));
+                return;
+        }
+        uint64_t max_kb = l->rotational && l->max_sectors_kb ? l->max_sectors_kb : UINT64_MAX;
+        raise_unless_futile(o, l, a, text, max_kb);
 }
 
 /* A scan through a mapping waits for each fault's read: a larger window
  * makes fewer waits for the same pages. Raise while its readers stall on
- * I/O or the device is busy, as for sequential reads, unless futile. */
+ * I/O or the device is busy, as for sequential reads, unless futile; past
+ * max_sectors_kb too, since on a rotating disk each wait is a seek as well
+ * (db_bench readreverse through mmap, bench/apps' HDD model: 30.9K ops/s
+ * at 512K, 52.5K at 1280K, 61.4K at 2560K, 77.1K at 8M, 81.7K at 16M). */
 static void advise_mapped_scan(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                struct ra_advice *a, const char *stall) {
         char text[200], s1[24], s2[24];
@@ -371,7 +376,7 @@ static void advise_mapped_scan(const struct ra_disk_observed *o, const struct ra
                 snprintf(a->reason, sizeof(a->reason), "%s: readahead is not the limit", text);
                 return;
         }
-        raise_unless_futile(o, l, a, text);
+        raise_unless_futile(o, l, a, text, UINT64_MAX);
 }
 
 /* Reads near the readahead size, or a scan through a mapping: raise, or

@@ -329,10 +329,23 @@ static void test_backward_scan_faults(void) {
         CHECK_CONTAINS(a.reason, "a scan through a mapping: faults read about 1015K each (50% of read_ahead_kb 2M)");
         CHECK_SUFFIX(a.reason, "; but the last raise to 2M gained nothing: 470.8 MiB/s while reading against 480.6 "
                                "before it, so the device, not readahead, is the limit");
+        /* on a rotating disk, past max_sectors_kb: each fault is a seek too */
+        l = hdd;
+        l.rotational = true;
+        l.read_ahead_kb = 1280;
+        d.read_sectors = 120 * 1274;
+        d.read_ios = 240;
+        h.majfaults = 120;
+        h.refault_file_pages = 100;
+        observe(&o, 5, &d, &h);
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("raise", ra_advice_to_string(a.kind));
+        CHECK_U64(5120, a.suggested_kb);
         /* readers that do not wait for it: readahead is not the limit */
         d.read_sectors = 1900 * 518;
         d.read_ios = 1930;
         h.majfaults = 1900;
+        h.refault_file_pages = 740;
         h.io_some_us = 100000;
         observe(&o, 5, &d, &h);
         a = advise_at(512, &o);
