@@ -7,7 +7,8 @@
 # random read-around (lowered as random faults, it read 20% of its best on
 # bench/apps' ssd model). At the kernel's 128K -> "raise", and at the
 # profile's 512K it goes to -> "raise" again; each step followed does more
-# ops/s (by hand on this setup: 30.5K ops/s at 512K, 37.7K at 1280K).
+# ops/s (by hand on this setup: 8.1K ops/s at 128K, 30.5K at 512K, 42.9K
+# at 2M).
 . "$(dirname "$0")/advise-common.sh"
 ra_advise_init
 ra_db_lab 400000
