@@ -44,7 +44,8 @@
  * at random, which then reads again what reclaim took. Only the second is
  * read-around thrown away: without refaults above the noise
  * (RA_ADVISE_OWN_REFAULT_NOISE) such faults are a scan, and each waits for
- * its read: raised as sequential reads are. db_bench readreverse through
+ * its read: raised as sequential reads are, past max_sectors_kb too
+ * (advise_mapped_scan()). db_bench readreverse through
  * mmap on bench/apps' ssd model read 259K a fault at 512K, 68K at 128K and
  * 20K at 32K with refaults of 0.5-1.1%: 514K ops/s at 512K, 526K at 2M,
  * 571K at 16M, and lowered as random faults, 114K at 8K. Random faults
