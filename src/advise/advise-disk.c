@@ -169,14 +169,6 @@ static bool no_signal(const struct ra_disk_observed *o, const struct ra_advise_l
         return false;
 }
 
-/* Faults that read part of their window and nothing read again: the rest
- * of each window was read by the fault beside it, a scan through a mapping
- * (backward or strided) that uses every page it reads. */
-static bool scan_through_mapping(const struct ra_advise_limits *l, const struct ra_advice *a) {
-        return a->read_per_fault_kb < RA_ADVISE_FAULT_READ_WHOLE * (double) l->read_ahead_kb &&
-               a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
-}
-
 /* Major faults drive the reads: each reads from read_min to
  * RA_ADVISE_FAULT_READ_MAX times read_ahead_kb around it. */
 static bool faults_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
@@ -200,13 +192,26 @@ static bool faults_read_around(const struct ra_disk_observed *o, const struct ra
                a->read_per_fault_kb <= RA_ADVISE_FAULT_READ_MAX * ra_kb && faults_issue_requests;
 }
 
+/* Faults that read part of their window and nothing read again: the rest
+ * of each window was read by the fault beside it, a scan through a mapping
+ * (backward or strided) that uses every page it reads. Its refaults under
+ * noise keep it apart from thrashing (RA_ADVISE_REFAULT_SHARE_MIN) and from
+ * random faults over a dataset partly cached, which re-read what reclaim
+ * took. */
+static bool scan_through_mapping(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                 const struct ra_advice *a) {
+        return faults_read_around(o, l, a, RA_ADVISE_SCAN_READ_MIN) &&
+               a->read_per_fault_kb < RA_ADVISE_FAULT_READ_WHOLE * (double) l->read_ahead_kb &&
+               a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
+}
+
 /* Read-around for random faults: each fault reads read_ahead_kb around it
  * and uses a page. Returns true when this is the advice. */
 static bool lower_for_read_around(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                   struct ra_advice *a) {
         char text[200], s1[24], s2[24];
 
-        if (!faults_read_around(o, l, a, RA_ADVISE_FAULT_READ_MIN) || scan_through_mapping(l, a))
+        if (!faults_read_around(o, l, a, RA_ADVISE_FAULT_READ_MIN))
                 return false;
         snprintf(text, sizeof(text),
                  "random page faults pay for read-around: %.1f major faults/s, each reading about %s "
@@ -379,21 +384,13 @@ static void advise_mapped_scan(const struct ra_disk_observed *o, const struct ra
         raise_unless_futile(o, l, a, text, UINT64_MAX);
 }
 
-/* Reads near the readahead size, or a scan through a mapping: raise, or
- * say why readahead is not the limit. */
-static void advise_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                              struct ra_advice *a) {
-        char stall[48];
-
-        /* Without PSI the stall is unknown, not 0%. */
+/* What the readers' I/O stalls were, for the reasons: without PSI the
+ * stall is unknown, not 0%. */
+static void describe_io_stall(const struct ra_advice *a, char *buf, size_t size) {
         if (a->io_stall < 0)
-                snprintf(stall, sizeof(stall), "readers' I/O stalls unknown (no PSI)");
+                snprintf(buf, size, "readers' I/O stalls unknown (no PSI)");
         else
-                snprintf(stall, sizeof(stall), "readers stalled on I/O %.0f%%", a->io_stall * 100);
-        if (faults_read_around(o, l, a, RA_ADVISE_SCAN_READ_MIN) && scan_through_mapping(l, a))
-                advise_mapped_scan(o, l, a, stall);
-        else if (!readahead_not_the_limit(o, l, a, stall))
-                raise_for_sequential(o, l, a, stall);
+                snprintf(buf, size, "readers stalled on I/O %.0f%%", a->io_stall * 100);
 }
 
 void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_limits *l, struct ra_advice *ret) {
@@ -403,10 +400,19 @@ void ra_advise_disk(const struct ra_disk_observed *o, const struct ra_advise_lim
                                .raise_base_kib_s = l->raised_from_kib_s };
 
         measure(o, l, &a);
-        if (!no_signal(o, l, &a)) {
-                a.kind = RA_ADVICE_KEEP;
-                if (!lower_for_read_around(o, l, &a) && !lower_for_thrashing(l, &a))
-                        advise_sequential(o, l, &a);
+        if (no_signal(o, l, &a)) {
+                *ret = a;
+                return;
         }
+        a.kind = RA_ADVICE_KEEP;
+        char stall[48];
+        describe_io_stall(&a, stall, sizeof(stall));
+        /* A scan's faults read part of their window as random faults do;
+         * asked first, so that read-around does not lower it. */
+        if (scan_through_mapping(o, l, &a))
+                advise_mapped_scan(o, l, &a, stall);
+        else if (!lower_for_read_around(o, l, &a) && !lower_for_thrashing(l, &a) &&
+                 !readahead_not_the_limit(o, l, &a, stall))
+                raise_for_sequential(o, l, &a, stall);
         *ret = a;
 }
