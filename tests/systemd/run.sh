@@ -22,7 +22,8 @@
 # test (pm_test=devices) stands in for the firmware.
 #
 # The guest's output comes over its second serial port (lab.log); its last
-# line gives the exit status.
+# line gives the exit status. A failed run whose kernel panicked runs once
+# more (ra_lab_boot, tests/lib/lab.sh).
 #
 # Environment: RA_SYSTEMD_KEEP (keep the overlay, console log and results),
 # CI (a machine that cannot run the lab fails instead of skipping).
@@ -94,46 +95,57 @@ if [ "$debs" = 1 ]; then
         cp "$previous"/readahead-agent_*.deb "$tmp/debs/previous/"
 fi
 
-qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
-truncate -s 128G "$tmp/data.img"
-truncate -s 8G "$tmp/btrfs.img"
-
 share() { printf 'local,path=%s,mount_tag=%s,security_model=none%s' "$1" "$2" "${3:+,$3}"; }
 drive() { printf -- '-drive if=none,id=%s,file=%s,format=%s,cache=unsafe -device virtio-blk-pci,drive=%s,serial=%s' "$1" "$2" "$3" "$1" "$4"; }
 
-log "booting $(cat "$image/kernel-release") (suspend: $suspend), timeout ${timeout_s}s"
-start=$EPOCHREALTIME
-# No -no-reboot: the guest reboots once, and S3 resume passes through a reset.
-# 6 GiB: the guest's nfsd offers rsize=1M only with more than 4 GiB of RAM
-# (its largest block is 1/4096 of memory), and the memory cap stays at 8M.
-# shellcheck disable=SC2046
-timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
-        -nodefaults -no-user-config -display none -monitor none \
-        -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
-        -global PIIX4_PM.disable_s3=0 \
-        -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
-        -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.script=$lab ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.hold=$hold ra_lab.ci=${CI:-}" \
-        -serial "file:$tmp/console.log" \
-        -serial "file:$tmp/lab.log" \
-        -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \
-        -device virtio-rng-pci \
-        $(drive root "$tmp/root.qcow2" qcow2 ra-root) \
-        $(drive data "$tmp/data.img" raw ra-disk1) \
-        $(drive btrfs "$tmp/btrfs.img" raw ra-disk2) \
-        -virtfs "$(share "$src" src readonly=on)" \
-        -virtfs "$(share "$tmp/debs" debs readonly=on)" \
-        ${share_dir:+-virtfs "$(share "$share_dir" share readonly=on)"} &
-vm_pid=$!
-pids+=("$vm_pid")
-python3 "$here/qmp-wakeup.py" "$tmp/qmp.sock" "$tmp/qmp.log" &
-pids+=("$!")
-qemu_rc=0
-wait "$vm_pid" || qemu_rc=$?
-elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+# One run of the lab, on fresh disks: sets status (empty when the guest gave
+# none), qemu_rc and elapsed.
+boot_guest() {
+        rm -f "$tmp"/{root.qcow2,data.img,btrfs.img,console.log,lab.log,qmp.log,qmp.sock}
+        qemu-img create -q -f qcow2 -b "$image/root.img" -F raw "$tmp/root.qcow2"
+        truncate -s 128G "$tmp/data.img"
+        truncate -s 8G "$tmp/btrfs.img"
 
-[ -r "$tmp/lab.log" ] && tr -d '\r' <"$tmp/lab.log" | grep -v '^ra-lab status: '
-[ -s "$tmp/qmp.log" ] && sed 's/^/# qmp: /' "$tmp/qmp.log" >&2
-status=$(tr -d '\r' <"$tmp/lab.log" 2>/dev/null | sed -n 's/^ra-lab status: \([0-9]*\)$/\1/p' | tail -n 1)
+        log "booting $(cat "$image/kernel-release") (suspend: $suspend), timeout ${timeout_s}s"
+        local start=$EPOCHREALTIME vm_pid
+        # No -no-reboot: the guest reboots once, and S3 resume passes through a reset.
+        # 6 GiB: the guest's nfsd offers rsize=1M only with more than 4 GiB of RAM
+        # (its largest block is 1/4096 of memory), and the memory cap stays at 8M.
+        # shellcheck disable=SC2046
+        timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
+                -nodefaults -no-user-config -display none -monitor none \
+                -machine pc -accel tcg,tb-size=256 -cpu max -smp 2 -m 6G \
+                -global PIIX4_PM.disable_s3=0 \
+                -kernel "$image/vmlinuz" -initrd "$image/initrd.img" \
+                -append "root=LABEL=ra-root rw console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off ra_lab.script=$lab ra_lab.suite=$suite ra_lab.suspend=$suspend ra_lab.hold=$hold ra_lab.ci=${CI:-}" \
+                -serial "file:$tmp/console.log" \
+                -serial "file:$tmp/lab.log" \
+                -qmp "unix:$tmp/qmp.sock,server=on,wait=off" \
+                -device virtio-rng-pci \
+                $(drive root "$tmp/root.qcow2" qcow2 ra-root) \
+                $(drive data "$tmp/data.img" raw ra-disk1) \
+                $(drive btrfs "$tmp/btrfs.img" raw ra-disk2) \
+                -virtfs "$(share "$src" src readonly=on)" \
+                -virtfs "$(share "$tmp/debs" debs readonly=on)" \
+                ${share_dir:+-virtfs "$(share "$share_dir" share readonly=on)"} &
+        vm_pid=$!
+        pids=("$vm_pid")
+        python3 "$here/qmp-wakeup.py" "$tmp/qmp.sock" "$tmp/qmp.log" &
+        pids+=("$!")
+        qemu_rc=0
+        wait "$vm_pid" || qemu_rc=$?
+        kill "${pids[1]}" 2>/dev/null || true
+        wait "${pids[1]}" 2>/dev/null || true
+        pids=()
+        elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+
+        # (a boot that panicked early wrote nothing there: grep finds no line)
+        tr -d '\r' <"$tmp/lab.log" 2>/dev/null | grep -v '^ra-lab status: ' || true
+        [ -s "$tmp/qmp.log" ] && sed 's/^/# qmp: /' "$tmp/qmp.log" >&2
+        status=$(tr -d '\r' <"$tmp/lab.log" 2>/dev/null | sed -n 's/^ra-lab status: \([0-9]*\)$/\1/p' | tail -n 1)
+}
+
+ra_lab_boot boot_guest "$tmp/console.log"
 if [ -z "$status" ]; then
         log "kernel console (last 60 lines):"
         tr -d '\r' <"$tmp/console.log" | tail -n 60 >&2 || true

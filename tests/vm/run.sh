@@ -6,8 +6,10 @@
 # Boots Debian 12's own kernel under QEMU (software emulation: TCG), installs
 # the host build into the guest exactly as `cmake --install` lays it out,
 # starts a real systemd-udevd there, runs tests/vm/guest/TEST as root and
-# returns its output and exit status. The guest gets N empty 128 GiB sparse
-# virtio disks (serial ra-disk0...; /dev/vda...), 4 GiB of memory, 2 CPUs.
+# returns its output and exit status (a failed run whose kernel panicked runs
+# once more: ra_lab_boot, tests/lib/lab.sh). The guest gets N empty 128 GiB
+# sparse virtio disks (serial ra-disk0...; /dev/vda...), 4 GiB of memory, 2
+# CPUs.
 #
 # Environment: RA_BUILD_DIR (the build to install, required), RA_SOURCE_DIR
 # (default: this checkout), RA_VM_CACHE (see image.sh), RA_VM_KEEP (keep the
@@ -67,46 +69,54 @@ trap 'exit 143' TERM
 DESTDIR=$tmp/stage cmake --install "$RA_BUILD_DIR" >"$tmp/install.log" 2>&1 ||
         { cat "$tmp/install.log" >&2; die "cmake --install $RA_BUILD_DIR failed"; }
 
-mkdir "$tmp/out"
-{
-        printf 'RA_VM_TEST=%q\n' "$test_name"
-        printf 'RA_VM_DISKS=%q\n' "$disks"
-        printf 'CI=%q\n' "${CI:-}"
-        printf 'RA_VM_ARGS=%q\n' "${RA_VM_ARGS:-}"
-} >"$tmp/out/env"
-
-disk_args=()
-for ((i = 0; i < disks; i++)); do
-        # Large and sparse: the small-device cap must not hide the RAID rule.
-        truncate -s 128G "$tmp/disk$i.img"
-        disk_args+=(-drive "if=none,id=d$i,file=$tmp/disk$i.img,format=raw,cache=unsafe"
-                -device "virtio-blk-pci,drive=d$i,serial=ra-disk$i")
-done
-
 share() { printf 'local,path=%s,mount_tag=%s,security_model=none%s' "$1" "$2" "${3:+,$3}"; }
 
-log "booting $(cat "$image/kernel-release") with ${disks} disk(s), timeout ${timeout_s}s"
-start=$EPOCHREALTIME
-# tb-size keeps QEMU's translation cache (and so its memory) near 1 GiB.
-timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
-        -nodefaults -no-user-config -display none -monitor none -no-reboot \
-        -machine pc -accel tcg,tb-size=128 -cpu max -smp 2 -m 4G \
-        -kernel "$image/vmlinux" -initrd "$image/initramfs.cpio" \
-        -append "console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off" \
-        -serial "file:$tmp/console.log" \
-        -device virtio-rng-pci \
-        -virtfs "$(share "$src" src readonly=on)" \
-        -virtfs "$(share "$tmp/stage" stage readonly=on)" \
-        -virtfs "$(share "$tmp/out" out)" \
-        "${disk_args[@]}" &
-vm_pid=$! # timeout's: it passes a TERM on to QEMU
-qemu_rc=0
-wait "$vm_pid" || qemu_rc=$?
-vm_pid=""
-elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+# One run of the guest test, on fresh disks: sets status (empty when the
+# guest wrote none), qemu_rc and elapsed.
+boot_guest() {
+        local i disk_args=() start
+        rm -rf "$tmp/out" "$tmp/console.log"
+        mkdir "$tmp/out"
+        {
+                printf 'RA_VM_TEST=%q\n' "$test_name"
+                printf 'RA_VM_DISKS=%q\n' "$disks"
+                printf 'CI=%q\n' "${CI:-}"
+                printf 'RA_VM_ARGS=%q\n' "${RA_VM_ARGS:-}"
+        } >"$tmp/out/env"
 
-[ -r "$tmp/out/log" ] && tr -d '\r' <"$tmp/out/log"
-status=$(cat "$tmp/out/status" 2>/dev/null || true)
+        for ((i = 0; i < disks; i++)); do
+                # Large and sparse: the small-device cap must not hide the RAID rule.
+                rm -f "$tmp/disk$i.img"
+                truncate -s 128G "$tmp/disk$i.img"
+                disk_args+=(-drive "if=none,id=d$i,file=$tmp/disk$i.img,format=raw,cache=unsafe"
+                        -device "virtio-blk-pci,drive=d$i,serial=ra-disk$i")
+        done
+
+        log "booting $(cat "$image/kernel-release") with ${disks} disk(s), timeout ${timeout_s}s"
+        start=$EPOCHREALTIME
+        # tb-size keeps QEMU's translation cache (and so its memory) near 1 GiB.
+        timeout --kill-after=10 "$timeout_s" qemu-system-x86_64 \
+                -nodefaults -no-user-config -display none -monitor none -no-reboot \
+                -machine pc -accel tcg,tb-size=128 -cpu max -smp 2 -m 4G \
+                -kernel "$image/vmlinux" -initrd "$image/initramfs.cpio" \
+                -append "console=ttyS0 panic=-1 quiet loglevel=4 random.trust_cpu=on mitigations=off" \
+                -serial "file:$tmp/console.log" \
+                -device virtio-rng-pci \
+                -virtfs "$(share "$src" src readonly=on)" \
+                -virtfs "$(share "$tmp/stage" stage readonly=on)" \
+                -virtfs "$(share "$tmp/out" out)" \
+                "${disk_args[@]}" &
+        vm_pid=$! # timeout's: it passes a TERM on to QEMU
+        qemu_rc=0
+        wait "$vm_pid" || qemu_rc=$?
+        vm_pid=""
+        elapsed=$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
+
+        [ -r "$tmp/out/log" ] && tr -d '\r' <"$tmp/out/log"
+        status=$(cat "$tmp/out/status" 2>/dev/null || true)
+}
+
+ra_lab_boot boot_guest "$tmp/console.log"
 if [ -z "$status" ]; then
         log "kernel console (last 40 lines):"
         tail -n 40 "$tmp/console.log" >&2 || true
