@@ -62,10 +62,18 @@
  * readrandom through mmap (bench/apps) reads 246 ops/s at 256K, 225 at
  * 128K and 203 at 64K (medians of 3). Not lowered below it. */
 #define RA_ADVISE_FAULT_FLOOR_KB 256
-/* Without seeks a fault's read-around costs bandwidth alone: db_bench
- * readrandom through mmap on bench/apps' ssd model read 20.5K ops/s at 8K,
- * 18.2K at 16K, 15.5K at 32K, 8.2K at 128K and 15.3K at 4K (medians of 3). */
-#define RA_ADVISE_FAULT_FLOOR_SOLID_KB 8
+/* Without seeks a fault costs its bytes, or one operation where a volume
+ * caps those: below 32K on bench/apps' gp3 model (3,000 IOPS) every fault
+ * took the same time (about 2,000-2,400 a second from 32K to 8K), and
+ * what a smaller window saves is only the neighbours a fault brings.
+ * db_bench through mmap, medians of 3, % of each sweep's best at 8K and
+ * 16K: readrandom on the ssd model 100% and 89%, on gp3 98% and 100%;
+ * mixgraph (hot keys) on the ssd model 93% and 100%, on gp3 59% and 100%.
+ * No counter advise reads told the 8K cells from the others on the way
+ * down (device rate, requests and faults a second from 128K to 32K: 0.45x,
+ * 1.31x, 1.54x for mixgraph on gp3, 0.45x, 1.54x, 1.73x for readrandom
+ * on the ssd model), so the floor is the value that held on all four. */
+#define RA_ADVISE_FAULT_FLOOR_SOLID_KB 16
 /* Pages read again after reclaim took them, as a share of what was read:
  * readahead that memory could not hold until it was used. */
 #define RA_ADVISE_REFAULT_SHARE_MIN 0.10

@@ -156,7 +156,8 @@ static void test_faults_lower(void) {
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
         CHECK_SUFFIX(a.reason, "; at 256K read-around is small already");
-        /* without seeks, on to 8K: from 32K (a profile's Minimum= of 8K) */
+        /* without seeks, down to 16K, not a quarter of 32K (a profile's
+         * Minimum= of 8K leaves the floor to decide) */
         l.rotational = false;
         l.minimum_kb = 8;
         l.read_ahead_kb = 32;
@@ -164,16 +165,17 @@ static void test_faults_lower(void) {
         observe(&o, 5, &d, &h);
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("lower", ra_advice_to_string(a.kind));
-        CHECK_U64(8, a.suggested_kb);
-        l.read_ahead_kb = 8;
+        CHECK_U64(16, a.suggested_kb);
+        CHECK_SUFFIX(a.reason, "lower 32K -> 16K");
+        l.read_ahead_kb = 16;
         struct ra_host_counters many = h;
-        many.majfaults = 250; /* 2000K a second: enough to judge */
-        d.read_sectors = 250 * 16;
+        many.majfaults = 250; /* 4000K a second: enough to judge */
+        d.read_sectors = 250 * 32;
         d.read_ios = 250;
         observe(&o, 5, &d, &many);
         ra_advise_disk(&o, &l, &a);
         CHECK_STR("keep", ra_advice_to_string(a.kind));
-        CHECK_SUFFIX(a.reason, "; at 8K read-around is small already");
+        CHECK_SUFFIX(a.reason, "; at 16K read-around is small already");
         /* the default profile's Minimum= of 32K holds it there */
         l.minimum_kb = 32;
         l.read_ahead_kb = 64;
