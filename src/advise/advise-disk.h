@@ -67,8 +67,9 @@
  * took the same time (about 2,000-2,400 a second from 32K to 8K), and
  * what a smaller window saves is only the neighbours a fault brings.
  * db_bench through mmap, medians of 3, % of each sweep's best at 8K and
- * 16K: readrandom on the ssd model 100% and 89%, on gp3 98% and 100%;
- * mixgraph (hot keys) on the ssd model 93% and 100%, on gp3 59% and 100%.
+ * 16K: readrandom on the ssd model 100% and 89%, on gp3 97% and 100%;
+ * mixgraph (hot keys) on the ssd model 93% and 100%, on gp3 71% and 100%
+ * (59% and 100% on another machine).
  * No counter advise reads told the 8K cells from the others on the way
  * down (device rate, requests and faults a second from 128K to 32K: 0.45x,
  * 1.31x, 1.54x for mixgraph on gp3, 0.45x, 1.54x, 1.73x for readrandom
