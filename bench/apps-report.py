@@ -209,7 +209,7 @@ def plot(cells, png):
     for ax in list(axes.flat)[len(groups):]:
         ax.set_visible(False)
     fig.suptitle("bench/apps: % of the best median (star: where advise ended)", fontsize=9)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0, 1, 0.985))  # room for the title above the top row
     fig.savefig(png, dpi=80)
 
 
