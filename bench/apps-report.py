@@ -224,8 +224,15 @@ def main():
     a = p.parse_args()
     settings_path = a.settings or re.sub(r"\.tsv$", "", a.tsv) + "-settings.tsv"
     png = a.png or re.sub(r"\.tsv$", "", a.tsv) + ".png"
-    cells = load(a.tsv)
+    every = load(a.tsv)
+    # A cell is shown once advise has run on it, the last step of
+    # bench/apps; until then its runs wait for bench/apps to resume it.
+    running = sorted(k for k, c in every.items() if not c.final)
+    cells = {k: c for k, c in every.items() if c.final}
     text = tables(cells, settings_of(settings_path))
+    if running:
+        text += ("\nNot finished (runs in the TSV, not in the table or the plot): "
+                 + ", ".join(" ".join(k) + f" ({len(every[k].fixed)} values)" for k in running) + ".\n")
     begin, end = markers(a.tsv)
     doc = open(a.readme).read() if os.path.exists(a.readme) else ""
     if a.print or begin not in doc or end not in doc:
