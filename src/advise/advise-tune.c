@@ -238,8 +238,15 @@ enum ra_tune_action ra_tune_window(struct ra_tune_state *s, const struct ra_tune
                          s->windows == 1 ? "" : "s");
                 return RA_TUNE_HOLD;
         }
-        if (direction > 0 && s->direction < 0 && s->measure == RA_TUNE_MEASURE_KEPT &&
-            s->raise_windows < RA_TUNE_RAISE_AFTER_THRASH_WINDOWS) {
+        bool after_thrash = direction > 0 && s->direction < 0 && s->measure == RA_TUNE_MEASURE_KEPT;
+        if (after_thrash && now < s->changed + RA_TUNE_RAISE_AFTER_THRASH_SEC) {
+                snprintf(why, why_size, "%s to %s held: %s threw readahead away and was lowered %lld s ago; "
+                         "a raise waits %d minutes after such a lower", ra_advice_to_string(v->kind),
+                         ra_format_size_kb(want, x), ra_format_size_kb(s->previous_kb, y),
+                         (long long) (now - s->changed), RA_TUNE_RAISE_AFTER_THRASH_SEC / 60);
+                return RA_TUNE_HOLD;
+        }
+        if (after_thrash && s->raise_windows < RA_TUNE_RAISE_AFTER_THRASH_WINDOWS) {
                 snprintf(why, why_size, "%s to %s held: after a lower of readahead thrown away, a raise needs "
                          "that advice in %u windows running", ra_advice_to_string(v->kind),
                          ra_format_size_kb(want, x), RA_TUNE_RAISE_AFTER_THRASH_WINDOWS);
