@@ -248,9 +248,6 @@ static bool lower_for_thrashing(const struct ra_advise_limits *l, struct ra_advi
         return true;
 }
 
-/* Sequential reads that readahead does not limit: requests smaller than the
- * window, waste, or a device with room to spare. Writes the reason and
- * returns true when one holds; stall describes the readers' I/O stalls. */
 /* Requests of readahead's size: 3/4 of the window, or of the average
  * piece a window larger than max_sectors_kb is split into (2M at 1280K
  * reads as 1280K and 768K, 1M a request on average; db_bench readseq
@@ -270,6 +267,10 @@ static bool seek_bound(const struct ra_advise_limits *l, const struct ra_advice 
                a->request_kb >= RA_ADVISE_THRASH_REQUEST_KB_MIN;
 }
 
+/* Sequential reads that readahead does not limit: requests smaller than the
+ * window that do not seek on a rotating disk, waste, or a device with room
+ * to spare. Writes the reason and returns true when one holds; stall
+ * describes the readers' I/O stalls. */
 static bool readahead_not_the_limit(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                     struct ra_advice *a, const char *stall) {
         const double cached_bytes = (double) o->disk.read_sectors * 512 * (1 - a->direct_share);
@@ -347,8 +348,8 @@ static void raise_unless_futile(const struct ra_disk_observed *o, const struct r
         }
 }
 
-/* Sequential reads limited by readahead: raise, up to max_sectors_kb on a
- * rotating disk, unless futile. */
+/* Sequential reads limited by readahead, or reads that seek on a rotating
+ * disk: raise, up to max_sectors_kb on a rotating disk, unless futile. */
 static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                  struct ra_advice *a, const char *stall) {
         char text[200], s1[24], s2[24];
