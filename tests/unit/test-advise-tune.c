@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -242,7 +241,8 @@ static void test_raise_after_thrash_waits(void) {
         for (int w = 3; w < 6; w++)
                 CHECK_INT(RA_TUNE_HOLD, window(&s, 640, raise, T0 + 600 * w, &kb));
         CHECK_INT(RA_TUNE_HOLD, ra_tune_window(&s, &bounds, 640, &raise, T0 + 3599, BOOT, &kb, why, sizeof(why)));
-        CHECK(strstr(why, "2560K threw readahead away") && strstr(why, "waits 60 minutes"));
+        CHECK_CONTAINS(why, "2560K threw readahead away");
+        CHECK_CONTAINS(why, "waits 60 minutes");
         CHECK_U64(640, s.tuned_kb);
         /* past the hour: one window of raise, keep, one again */
         CHECK_INT(RA_TUNE_NONE, window(&s, 640, keep, T0 + 3600, &kb));
