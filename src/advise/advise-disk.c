@@ -248,30 +248,41 @@ static bool lower_for_thrashing(const struct ra_advise_limits *l, struct ra_advi
         return true;
 }
 
-/* Sequential reads that readahead does not limit: requests smaller than the
- * window, waste, or a device with room to spare. Writes the reason and
- * returns true when one holds; stall describes the readers' I/O stalls. */
-static bool readahead_not_the_limit(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
-                                    struct ra_advice *a, const char *stall) {
-        const double cached_bytes = (double) o->disk.read_sectors * 512 * (1 - a->direct_share);
-        char s1[24];
-
-        /* A window larger than max_sectors_kb is split at it: 2M at 1280K
-         * reads as 1280K and 768K, 1M a request on average (db_bench
-         * readseq through mmap on the ssd model averaged 873K). */
+/* Requests of readahead's size: 3/4 of the window, or of the average
+ * piece a window larger than max_sectors_kb is split into (2M at 1280K
+ * reads as 1280K and 768K, 1M a request on average; db_bench readseq
+ * through mmap on the ssd model averaged 873K). */
+static bool at_readahead_size(const struct ra_advise_limits *l, const struct ra_advice *a) {
         uint64_t request_max_kb = l->read_ahead_kb;
         if (l->max_sectors_kb && l->max_sectors_kb < l->read_ahead_kb) {
                 uint64_t pieces = (l->read_ahead_kb + l->max_sectors_kb - 1) / l->max_sectors_kb;
                 request_max_kb = l->read_ahead_kb / pieces;
         }
-        bool at_size = a->request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
+        return a->request_kb >= RA_ADVISE_REQUEST_SHARE_MIN * (double) request_max_kb;
+}
+
+/* Smaller requests that each cost a seek, see RA_ADVISE_IO_STALL_MIN. */
+static bool seek_bound(const struct ra_advise_limits *l, const struct ra_advice *a) {
+        return l->rotational && a->io_stall >= RA_ADVISE_IO_STALL_MIN &&
+               a->request_kb >= RA_ADVISE_THRASH_REQUEST_KB_MIN;
+}
+
+/* Sequential reads that readahead does not limit: requests smaller than the
+ * window that do not seek on a rotating disk, waste, or a device with room
+ * to spare. Writes the reason and returns true when one holds; stall
+ * describes the readers' I/O stalls. */
+static bool readahead_not_the_limit(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
+                                    struct ra_advice *a, const char *stall) {
+        const double cached_bytes = (double) o->disk.read_sectors * 512 * (1 - a->direct_share);
+        char s1[24];
+        bool at_size = at_readahead_size(l, a);
         bool limited = a->busy >= RA_ADVISE_BUSY_MIN || a->io_stall >= RA_ADVISE_IO_STALL_MIN;
         bool others_stall = o->by_cgroup && a->refault_share < RA_ADVISE_OWN_REFAULT_NOISE;
         bool own_reclaim = o->cgroup_reclaim_bytes >= RA_ADVISE_RECLAIM_SHARE_MIN * cached_bytes && cached_bytes > 0;
         bool waste = a->refault_share > RA_ADVISE_RAISE_REFAULT_MAX ||
                      a->fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
                      (a->mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall) || own_reclaim;
-        if (!at_size) {
+        if (!at_size && !seek_bound(l, a)) {
                 snprintf(a->reason, sizeof(a->reason),
                          "requests average %.0fK against read_ahead_kb %s: readahead does not drive these "
                          "reads "
@@ -282,8 +293,9 @@ static bool readahead_not_the_limit(const struct ra_disk_observed *o, const stru
         if (waste) {
                 snprintf(
                         a->reason, sizeof(a->reason),
-                        "requests at the readahead size, but with waste: refaults %.0f%%, fault read-around "
-                        "%.0f%% of the reads, memory stalls %.1f%% of the time, reclaim took %.0f%% of it",
+                        "%s, but with waste: refaults %.0f%%, fault read-around %.0f%% of the reads, memory "
+                        "stalls %.1f%% of the time, reclaim took %.0f%% of it",
+                        at_size ? "requests at the readahead size" : "reads that seek on a rotating disk",
                         a->refault_share * 100, a->fault_share * 100,
                         a->mem_stall > 0 ? a->mem_stall * 100 : 0, a->reclaim_share * 100);
                 return true;
@@ -336,16 +348,22 @@ static void raise_unless_futile(const struct ra_disk_observed *o, const struct r
         }
 }
 
-/* Sequential reads limited by readahead: raise, up to max_sectors_kb on a
- * rotating disk, unless futile. */
+/* Sequential reads limited by readahead, or reads that seek on a rotating
+ * disk: raise, up to max_sectors_kb on a rotating disk, unless futile. */
 static void raise_for_sequential(const struct ra_disk_observed *o, const struct ra_advise_limits *l,
                                  struct ra_advice *a, const char *stall) {
         char text[200], s1[24], s2[24];
 
-        snprintf(text, sizeof(text),
-                 "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, device "
-                 "busy %.0f%%, %s, no refaults or memory pressure",
-                 a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
+        if (at_readahead_size(l, a))
+                snprintf(text, sizeof(text),
+                         "sequential reads limited by readahead: requests average %.0fK at read_ahead_kb %s, "
+                         "device busy %.0f%%, %s, no refaults or memory pressure",
+                         a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), a->busy * 100, stall);
+        else
+                snprintf(text, sizeof(text),
+                         "reads that seek on a rotating disk: requests average %.0fK under read_ahead_kb %s, "
+                         "%s, no refaults or memory pressure: a larger window makes fewer of them",
+                         a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1), stall);
         /* A rotating disk reads one request at a time: past max_sectors_kb
          * a larger window only queues more requests of the same size
          * (bench/benefit, HDD model, one stream: 103.6 MiB/s at 1M, 98.8 at

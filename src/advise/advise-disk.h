@@ -97,6 +97,15 @@
 #define RA_ADVISE_REQUEST_SHARE_MIN 0.75
 #define RA_ADVISE_BUSY_MIN 0.5
 #define RA_ADVISE_IO_STALL_MIN 0.25
+/* ...or, on a rotating disk whose readers stall on I/O, requests smaller
+ * than that but of readahead's size (RA_ADVISE_THRASH_REQUEST_KB_MIN): each
+ * costs a seek, and a larger window makes fewer of them, while the readers'
+ * random reads are read as asked at any window (bench/apps' HDD model,
+ * 125 reads a second: db_bench readseq with buffered reads, RocksDB's own
+ * reads of 248-251K at 512K, 29.8K ops/s, 101.1K at 1280K; mixgraph with
+ * buffered reads, its scans' and gets' reads 15-21K on average at 512K,
+ * 418 ops/s, 507 at 1280K, raised in the rounds of 16K or more;
+ * readrandom's 8K requests keep, every value 97-99% of the best). */
 /* No raise while readahead shows waste: the thresholds of lowering (less
  * is the noise of a busy host, 3% measured while the lab ran). */
 #define RA_ADVISE_RAISE_REFAULT_MAX 0.10
