@@ -105,7 +105,9 @@
  * reads of 248-251K at 512K, 29.8K ops/s, 101.1K at 1280K; mixgraph with
  * buffered reads, its scans' and gets' reads 15-21K on average at 512K,
  * 418 ops/s, 507 at 1280K, raised in the rounds of 16K or more;
- * readrandom's 8K requests keep, every value 97-99% of the best). */
+ * readrandom's 8K requests keep, every value 97-99% of the best). Not
+ * where a raise brought read_ahead_kb (raised_here): a stream opened before
+ * it reads requests of the old window, as these. */
 /* No raise while readahead shows waste: the thresholds of lowering (less
  * is the noise of a busy host, 3% measured while the lab ran). */
 #define RA_ADVISE_RAISE_REFAULT_MAX 0.10

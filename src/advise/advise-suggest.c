@@ -20,6 +20,7 @@ struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const stru
                 .rotational = f->rotational,
                 .lowered_here = lowered_here,
                 .raised_from_kib_s = raised_from_kib_s,
+                .raised_here = raised_from_kib_s != 0,
         };
 }
 

@@ -35,12 +35,18 @@ struct ra_advise_limits {
          * read_ahead_kb to this value (the record's, kept by the keeps
          * there since); 0: no raise brought it here. */
         uint64_t raised_from_kib_s;
+        /* A raise brought read_ahead_kb to this value: the record's
+         * (raised_from_kib_s) or, in the agent, Tune=yes's state. Files
+         * opened before it still read at the value before (the kernel
+         * copies read_ahead_kb into a file at open). */
+        bool raised_here;
 };
 
 /* A device's limits: its value and queue, the profile's Minimum= and
  * Maximum=, the memory cap (1 KiB per MiB of RAM, never below 32 KiB),
  * whether the last advice lowered it to the value it holds, and the rate
- * it read before the raise that brought it there (0: none). */
+ * it read before the raise that brought it there (0: none; raised_here
+ * follows it). */
 struct ra_advise_limits ra_advise_limits_of(const struct ra_facts *f, const struct ra_profile *p,
                                             bool lowered_here, uint64_t raised_from_kib_s);
 

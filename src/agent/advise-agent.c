@@ -192,6 +192,7 @@ static size_t window_advise(const struct agent_options *o, struct advise_run *a)
                 bool held = ra_advice_records_held(last, n_last, f);
                 struct ra_advise_limits l = ra_advise_limits_of(f, &config->profile, held,
                                                                 ra_advice_records_raised_from(last, n_last, f));
+                l.raised_here = l.raised_here || tune_raised_here(o, config, &tune, f);
                 struct ra_advice v;
                 ra_advise_evidence(ra_advise_window_evidence(a->win, i), &l, &v);
                 bool tuning = tune_device(o, config, &tune, f, &v, made);

@@ -178,6 +178,11 @@ void tune_pass_begin(struct tune_pass *t);
  * only"). */
 bool tune_device(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
                  const struct ra_facts *f, const struct ra_advice *v, int64_t now);
+/* Whether f's rule tunes and its last step raised it to the value it holds
+ * (ra_advise_limits.raised_here): the state, kept across restarts, says so
+ * where the advice record of a restarted pod's /run no longer does. */
+bool tune_raised_here(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+                      const struct ra_facts *f);
 /* The states saved when changed, the lock released. */
 void tune_pass_end(const struct ra_config *config, struct tune_pass *t);
 

@@ -88,17 +88,35 @@ static void log_step(const struct ra_facts *f, uint64_t from_kb, uint64_t to_kb,
                           ra_format_size_kb(from_kb, a), why);
 }
 
+/* Whether f's deciding rule tunes it: its bounds and its state's key. */
+static bool tunes(const struct agent_options *o, const struct ra_config *config, const struct ra_facts *f,
+                  struct ra_tune_bounds *b, char *key, size_t key_size) {
+        struct ra_plan plan;
+
+        ra_plan_device(&config->profile, f, NULL, 0, &plan);
+        return !o->dry_run && plan.action != RA_ACTION_NOT_SETTABLE &&
+               ra_tune_bounds_of(&config->profile, &plan.decision, f->page_kb ? f->page_kb : 4, b) &&
+               ra_tune_key(f, key, key_size);
+}
+
+bool tune_raised_here(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+                      const struct ra_facts *f) {
+        struct ra_tune_bounds b;
+        char key[RA_TUNE_KEY_MAX];
+
+        if (!tunes(o, config, f, &b, key, sizeof(key)) || !tune_pass_load(config, t))
+                return false;
+        const struct ra_tune_state *s = ra_tune_state_find(t->states, t->n, key);
+        return s && s->direction > 0 && s->tuned_kb == f->current_kb;
+}
+
 bool tune_device(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
                  const struct ra_facts *f, const struct ra_advice *v, int64_t now) {
-        struct ra_plan plan;
         struct ra_tune_bounds b;
         char key[RA_TUNE_KEY_MAX], why[RA_TUNE_REASON_MAX + 200];
         uint64_t current_kb, kb = 0;
 
-        ra_plan_device(&config->profile, f, NULL, 0, &plan);
-        if (o->dry_run || plan.action == RA_ACTION_NOT_SETTABLE ||
-            !ra_tune_bounds_of(&config->profile, &plan.decision, f->page_kb ? f->page_kb : 4, &b) ||
-            !ra_tune_key(f, key, sizeof(key)))
+        if (!tunes(o, config, f, &b, key, sizeof(key)))
                 return false;
         /* the value now, not the window's start's */
         if (ra_read_u64_file(f->attr_path, &current_kb) < 0 || !tune_pass_load(config, t))

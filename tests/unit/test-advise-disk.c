@@ -589,8 +589,17 @@ static void test_rotating_seeks_raise(void) {
         CHECK_STR("keep", ra_advice_to_string(a.kind));
         CHECK_SUFFIX(a.reason, "split at max_sectors_kb 1280K already and a rotating disk gains nothing from more "
                                "of them in flight");
-        /* readers that do not stall: not the limit */
+        /* where a raise brought 512K: a stream opened before it reads at
+         * the old window, and looks the same (k8s-tune: 140K at 512K) */
         l.read_ahead_kb = 512;
+        l.raised_here = true;
+        ra_advise_disk(&o, &l, &a);
+        CHECK_STR("keep", ra_advice_to_string(a.kind));
+        CHECK_STR("requests average 251K under read_ahead_kb 512K, which a raise brought: files opened before it "
+                  "still read at the value before, so no raise on these",
+                  a.reason);
+        l.raised_here = false;
+        /* readers that do not stall: not the limit */
         struct ra_host_counters calm = { .io_some_us = 100000 };
         observe(&o, 5, &d, &calm);
         ra_advise_disk(&o, &l, &a);
