@@ -282,22 +282,22 @@ static bool readahead_not_the_limit(const struct ra_disk_observed *o, const stru
         bool waste = a->refault_share > RA_ADVISE_RAISE_REFAULT_MAX ||
                      a->fault_share > RA_ADVISE_RAISE_FAULT_MAX ||
                      (a->mem_stall >= RA_ADVISE_MEM_STALL_MIN && !others_stall) || own_reclaim;
-        /* After a raise, a stream opened before it reads requests of the
-         * old window, under the new one, as reads that seek do: they are
-         * not told apart, and the raise was for such a stream (k8s-tune: a
-         * stream opened at 128K, raised to 512K, read 140K requests). */
-        if (!at_size && seek_bound(l, a) && l->raised_here) {
-                snprintf(a->reason, sizeof(a->reason),
-                         "requests average %.0fK under read_ahead_kb %s, which a raise brought: files opened "
-                         "before it still read at the value before, so no raise on these",
-                         a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1));
-                return true;
-        }
         if (!at_size && !seek_bound(l, a)) {
                 snprintf(a->reason, sizeof(a->reason),
                          "requests average %.0fK against read_ahead_kb %s: readahead does not drive these "
                          "reads "
                          "(random or small reads)",
+                         a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1));
+                return true;
+        }
+        /* After a raise, a stream opened before it reads requests of the
+         * old window, under the new one, as reads that seek do: they are
+         * not told apart, and the raise was for such a stream (k8s-tune: a
+         * stream opened at 128K, raised to 512K, read 140K requests). */
+        if (!at_size && l->raised_here) {
+                snprintf(a->reason, sizeof(a->reason),
+                         "requests average %.0fK under read_ahead_kb %s, which a raise brought: files opened "
+                         "before it still read at the value before, so no raise on these",
                          a->request_kb, ra_format_size_kb(l->read_ahead_kb, s1));
                 return true;
         }
