@@ -192,12 +192,14 @@ static size_t window_advise(const struct agent_options *o, struct advise_run *a)
                 bool held = ra_advice_records_held(last, n_last, f);
                 struct ra_advise_limits l = ra_advise_limits_of(f, &config->profile, held,
                                                                 ra_advice_records_raised_from(last, n_last, f));
-                l.raised_here = l.raised_here || tune_raised_here(o, config, &tune, f);
+                struct tune_target target;
+                tune_target_of(o, config, f, &target);
+                l.raised_here = l.raised_here || tune_raised_here(config, &tune, &target, f);
                 struct ra_advice v;
                 ra_advise_evidence(ra_advise_window_evidence(a->win, i), &l, &v);
-                bool tuning = tune_device(o, config, &tune, f, &v, made);
+                tune_device(config, &tune, &target, f, &v, made);
                 if (v.kind != RA_ADVICE_NO_SIGNAL)
-                        log_advice(f, &v, tuning);
+                        log_advice(f, &v, target.tunes);
                 n_records += ra_advice_record_of(f, &v, held, made, &records[n_records]);
                 watched[i] = f->name;
         }

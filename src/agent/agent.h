@@ -173,16 +173,24 @@ struct tune_pass {
         char boot_id[40];
 };
 void tune_pass_begin(struct tune_pass *t);
-/* The step the guard rails allow for f by its window's advice v, written
- * and logged. Whether f's rule tunes (its advice is then not "observing
- * only"). */
-bool tune_device(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
-                 const struct ra_facts *f, const struct ra_advice *v, int64_t now);
-/* Whether f's rule tunes and its last step raised it to the value it holds
+/* Whether f's deciding rule tunes it, with the rule's bounds and the key of
+ * f's state: planned once a window, read by the two calls below. */
+struct tune_target {
+        bool tunes;
+        struct ra_tune_bounds bounds;
+        char key[RA_TUNE_KEY_MAX];
+};
+void tune_target_of(const struct agent_options *o, const struct ra_config *config, const struct ra_facts *f,
+                    struct tune_target *target);
+/* Whether the target's last step raised f to the value it holds
  * (ra_advise_limits.raised_here): the state, kept across restarts, says so
  * where the advice record of a restarted pod's /run no longer does. */
-bool tune_raised_here(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+bool tune_raised_here(const struct ra_config *config, struct tune_pass *t, const struct tune_target *target,
                       const struct ra_facts *f);
+/* The step the guard rails allow for the target by its window's advice v,
+ * written and logged. */
+void tune_device(const struct ra_config *config, struct tune_pass *t, const struct tune_target *target,
+                 const struct ra_facts *f, const struct ra_advice *v, int64_t now);
 /* The states saved when changed, the lock released. */
 void tune_pass_end(const struct ra_config *config, struct tune_pass *t);
 

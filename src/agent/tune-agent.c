@@ -88,49 +88,47 @@ static void log_step(const struct ra_facts *f, uint64_t from_kb, uint64_t to_kb,
                           ra_format_size_kb(from_kb, a), why);
 }
 
-/* Whether f's deciding rule tunes it: its bounds and its state's key. */
-static bool tunes(const struct agent_options *o, const struct ra_config *config, const struct ra_facts *f,
-                  struct ra_tune_bounds *b, char *key, size_t key_size) {
+void tune_target_of(const struct agent_options *o, const struct ra_config *config, const struct ra_facts *f,
+                    struct tune_target *target) {
         struct ra_plan plan;
 
+        *target = (struct tune_target){};
         ra_plan_device(&config->profile, f, NULL, 0, &plan);
-        return !o->dry_run && plan.action != RA_ACTION_NOT_SETTABLE &&
-               ra_tune_bounds_of(&config->profile, &plan.decision, f->page_kb ? f->page_kb : 4, b) &&
-               ra_tune_key(f, key, key_size);
+        target->tunes = !o->dry_run && plan.action != RA_ACTION_NOT_SETTABLE &&
+                        ra_tune_bounds_of(&config->profile, &plan.decision, f->page_kb ? f->page_kb : 4,
+                                          &target->bounds) &&
+                        ra_tune_key(f, target->key, sizeof(target->key));
 }
 
-bool tune_raised_here(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+bool tune_raised_here(const struct ra_config *config, struct tune_pass *t, const struct tune_target *target,
                       const struct ra_facts *f) {
-        struct ra_tune_bounds b;
-        char key[RA_TUNE_KEY_MAX];
-
-        if (!tunes(o, config, f, &b, key, sizeof(key)) || !tune_pass_load(config, t))
+        if (!target->tunes || !tune_pass_load(config, t))
                 return false;
-        const struct ra_tune_state *s = ra_tune_state_find(t->states, t->n, key);
+        const struct ra_tune_state *s = ra_tune_state_find(t->states, t->n, target->key);
         return s && s->direction > 0 && s->tuned_kb == f->current_kb;
 }
 
-bool tune_device(const struct agent_options *o, const struct ra_config *config, struct tune_pass *t,
+void tune_device(const struct ra_config *config, struct tune_pass *t, const struct tune_target *target,
                  const struct ra_facts *f, const struct ra_advice *v, int64_t now) {
-        struct ra_tune_bounds b;
-        char key[RA_TUNE_KEY_MAX], why[RA_TUNE_REASON_MAX + 200];
+        char why[RA_TUNE_REASON_MAX + 200];
         uint64_t current_kb, kb = 0;
 
-        if (!tunes(o, config, f, &b, key, sizeof(key)))
-                return false;
+        if (!target->tunes)
+                return;
         /* the value now, not the window's start's */
         if (ra_read_u64_file(f->attr_path, &current_kb) < 0 || !tune_pass_load(config, t))
-                return true;
-        struct ra_tune_state *s = ra_tune_state_find(t->states, t->n, key);
+                return;
+        struct ra_tune_state *s = ra_tune_state_find(t->states, t->n, target->key);
         if (!s) {
                 if (t->n >= RA_TUNE_STATES_MAX)
-                        return true;
+                        return;
                 s = &t->states[t->n++];
                 *s = (struct ra_tune_state){};
-                snprintf(s->key, sizeof(s->key), "%s", key);
+                snprintf(s->key, sizeof(s->key), "%s", target->key);
         }
         struct ra_tune_state before = *s;
-        enum ra_tune_action action = ra_tune_window(s, &b, current_kb, v, now, t->boot_id, &kb, why, sizeof(why));
+        enum ra_tune_action action =
+                ra_tune_window(s, &target->bounds, current_kb, v, now, t->boot_id, &kb, why, sizeof(why));
         if (memcmp(&before, s, sizeof(before)) != 0)
                 t->changed = true;
         if (action == RA_TUNE_HOLD)
@@ -138,17 +136,16 @@ bool tune_device(const struct agent_options *o, const struct ra_config *config, 
                 log_step(f, current_kb, current_kb, "held", s->hand_kb && !before.hand_kb ? LOG_NOTICE : LOG_DEBUG,
                          why, 0);
         if (action != RA_TUNE_WRITE)
-                return true;
+                return;
         uint64_t now_kb = 0;
         int r = ra_action_for_target(f, kb) == RA_ACTION_DEFERRED ? -EBUSY
                                                                    : ra_write_read_ahead(f->attr_path, kb, &now_kb);
         if (r < 0) {
                 *s = before; /* not taken: the next window tries again */
                 log_step(f, current_kb, kb, "failed", LOG_ERR, why, r);
-                return true;
+                return;
         }
         log_step(f, current_kb, kb, "tuned", LOG_NOTICE, why, 0);
-        return true;
 }
 
 void tune_pass_end(const struct ra_config *config, struct tune_pass *t) {
