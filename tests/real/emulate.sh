@@ -113,8 +113,18 @@ ra_emu_exec() {
                 ra-emu "${RA_EMU_PROCS[@]}" "$@"
 }
 
+# Kills what still runs in the cgroups, then removes them. A caller
+# interrupted mid-run leaves its workload behind: `timeout` puts the
+# command in a process group of its own, which a signal to the caller's
+# group misses, and it would keep the filesystem busy.
 ra_emu_cgroup_remove() {
-        local d i
+        local d i pid
+        for d in "${RA_EMU_DIRS[@]}"; do
+                [ -r "$d/cgroup.procs" ] || continue
+                while read -r pid; do
+                        kill -KILL "$pid" 2>/dev/null
+                done <"$d/cgroup.procs"
+        done
         for d in "${RA_EMU_DIRS[@]}"; do
                 # A process that just exited can hold the cgroup a moment.
                 for i in $(seq 50); do
