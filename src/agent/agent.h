@@ -176,7 +176,7 @@ void tune_pass_begin(struct tune_pass *t);
 /* Whether f's deciding rule tunes it, with the rule's bounds and the key of
  * f's state: planned once a window, read by the two calls below. */
 struct tune_target {
-        bool tunes;
+        bool tunes; /* its advice is then not "observing only" */
         struct ra_tune_bounds bounds;
         char key[RA_TUNE_KEY_MAX];
 };
